@@ -1,0 +1,318 @@
+//! Bitboards: squares, geometry, legal moves, flips and perft.
+//!
+//! A board lives in one `u64` per colour. Bit `row * 8 + col` is the cell in line
+//! `row` (0 = top) and column `col` (0 = left), so iterating the set bits from the
+//! lowest up visits cells in positional order: upper rows first, left first within a
+//! row (`a1, b1, ..., h1, a2, ...` in CSCI-561 naming).
+//!
+//! Smaller boards (the York 6x6 game) sit in the top-left corner of the 64 bits; a
+//! [`Geometry`] masks the cells that exist. Cells outside the mask are never played
+//! and never hold a disc, so every line of discs stops at the board's edge.
+
+use std::fmt;
+
+/// One of the 64 bit positions: `row * 8 + col`, both 0-based from the top-left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square at `row`, `col` (both 0-based, below 8).
+    pub const fn new(row: u8, col: u8) -> Square {
+        assert!(row < 8 && col < 8);
+        Square(row * 8 + col)
+    }
+
+    /// The square with bit index `index` (below 64).
+    pub const fn from_index(index: u8) -> Square {
+        assert!(index < 64);
+        Square(index)
+    }
+
+    /// The bit index, `row * 8 + col`.
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The 0-based line, from the top.
+    pub const fn row(self) -> u8 {
+        self.0 / 8
+    }
+
+    /// The 0-based column, from the left.
+    pub const fn col(self) -> u8 {
+        self.0 % 8
+    }
+
+    /// The one-bit mask of this square.
+    pub const fn bit(self) -> u64 {
+        1 << self.0
+    }
+}
+
+impl fmt::Display for Square {
+    /// CSCI-561 naming: column letter, then 1-based row (`d3`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.col()) as char, self.row() + 1)
+    }
+}
+
+/// Iterator over the squares of a bit set, lowest bit (positional order) first.
+#[derive(Clone, Copy, Debug)]
+pub struct Squares(pub u64);
+
+impl Iterator for Squares {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Square(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+/// Which of the 64 bit positions are cells of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    cells: u64,
+}
+
+impl Geometry {
+    /// The standard 8x8 board.
+    pub const STANDARD: Geometry = Geometry { cells: !0 };
+
+    /// A `width` x `height` rectangle in the top-left corner (both 1..=8).
+    pub const fn rectangle(width: u8, height: u8) -> Geometry {
+        assert!(width >= 1 && width <= 8 && height >= 1 && height <= 8);
+        let row = (1u64 << width) - 1;
+        let mut cells = 0;
+        let mut r = 0;
+        while r < height {
+            cells |= row << (8 * r);
+            r += 1;
+        }
+        Geometry { cells }
+    }
+
+    /// The mask of cells on the board.
+    pub const fn cells(self) -> u64 {
+        self.cells
+    }
+
+    /// The standard starting position for a board of even width and height, centred:
+    /// the side to move (black) owns the two cells on the anti-diagonal of the centre
+    /// square (`e4`, `d5` on 8x8).
+    pub fn start(self) -> Board {
+        let width = (self.cells & 0xff).count_ones() as u8;
+        let height = (self.cells.count_ones() / width as u32) as u8;
+        let (r, c) = (height / 2 - 1, width / 2 - 1);
+        Board {
+            own: Square::new(r, c + 1).bit() | Square::new(r + 1, c).bit(),
+            opp: Square::new(r, c).bit() | Square::new(r + 1, c + 1).bit(),
+        }
+    }
+}
+
+/// Every cell but those on the A and H files.
+const INNER_FILES: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+
+/// Moves every bit one step in one of the 8 directions. `SHIFT` is the bit distance
+/// (positive: towards higher indices). Bits that cross the left or right edge wrap
+/// into the next line: callers mask the A and H files out of every run they fill, so
+/// a wrapped bit never matches anything.
+#[inline(always)]
+const fn step<const SHIFT: i32>(x: u64) -> u64 {
+    if SHIFT > 0 {
+        x << SHIFT
+    } else {
+        x >> -SHIFT
+    }
+}
+
+/// The discs a run may pass through in direction `SHIFT`: for any horizontal
+/// component, not those on the A or H file (a run cannot continue past an edge).
+#[inline(always)]
+const fn run_cells<const SHIFT: i32>(opp: u64) -> u64 {
+    if SHIFT.rem_euclid(8) == 0 {
+        opp
+    } else {
+        opp & INNER_FILES
+    }
+}
+
+/// Legal-move bits in one direction: empty cells from which a run of `opp` discs
+/// ends in an `own` disc.
+#[inline(always)]
+fn moves_towards<const SHIFT: i32>(own: u64, opp: u64, empty: u64) -> u64 {
+    let run = run_cells::<SHIFT>(opp);
+    let mut t = step::<SHIFT>(own) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    step::<SHIFT>(t) & empty
+}
+
+/// Discs flipped in one direction by playing the one-bit `mv`.
+#[inline(always)]
+fn flips_towards<const SHIFT: i32>(mv: u64, own: u64, opp: u64) -> u64 {
+    let run = run_cells::<SHIFT>(opp);
+    let mut t = step::<SHIFT>(mv) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    t |= step::<SHIFT>(t) & run;
+    // Keep the run only when the cell after it holds one of ours.
+    let closed = (step::<SHIFT>(t) & own != 0) as u64;
+    t & closed.wrapping_neg()
+}
+
+/// A position from the point of view of the side to move: `own` discs belong to the
+/// player to move, `opp` to the other. The two sets never overlap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Discs of the side to move.
+    pub own: u64,
+    /// Discs of the other side.
+    pub opp: u64,
+}
+
+impl Board {
+    /// Cells of `geometry` that hold no disc.
+    #[inline(always)]
+    pub fn empty(self, geometry: Geometry) -> u64 {
+        geometry.cells & !(self.own | self.opp)
+    }
+
+    /// Legal moves of the side to move on the standard 8x8 board.
+    #[inline]
+    pub fn moves(self) -> u64 {
+        self.moves_in(Geometry::STANDARD)
+    }
+
+    /// Legal moves of the side to move on `geometry`.
+    #[inline]
+    pub fn moves_in(self, geometry: Geometry) -> u64 {
+        let (own, opp, empty) = (self.own, self.opp, self.empty(geometry));
+        moves_towards::<1>(own, opp, empty)
+            | moves_towards::<-1>(own, opp, empty)
+            | moves_towards::<8>(own, opp, empty)
+            | moves_towards::<-8>(own, opp, empty)
+            | moves_towards::<9>(own, opp, empty)
+            | moves_towards::<-9>(own, opp, empty)
+            | moves_towards::<7>(own, opp, empty)
+            | moves_towards::<-7>(own, opp, empty)
+    }
+
+    /// Discs flipped by the side to move playing `square` (empty if the move is not
+    /// legal). Works on any geometry: discs never sit outside it.
+    #[inline]
+    pub fn flips(self, square: Square) -> u64 {
+        let (mv, own, opp) = (square.bit(), self.own, self.opp);
+        flips_towards::<1>(mv, own, opp)
+            | flips_towards::<-1>(mv, own, opp)
+            | flips_towards::<8>(mv, own, opp)
+            | flips_towards::<-8>(mv, own, opp)
+            | flips_towards::<9>(mv, own, opp)
+            | flips_towards::<-9>(mv, own, opp)
+            | flips_towards::<7>(mv, own, opp)
+            | flips_towards::<-7>(mv, own, opp)
+    }
+
+    /// The position after the side to move plays `square`, seen from the opponent
+    /// (who moves next). The move must be legal.
+    #[inline]
+    pub fn play(self, square: Square) -> Board {
+        let flips = self.flips(square);
+        debug_assert!(flips != 0, "illegal move {square}");
+        Board {
+            own: self.opp & !flips,
+            opp: self.own | flips | square.bit(),
+        }
+    }
+
+    /// The same discs with the other side to move.
+    #[inline]
+    pub fn pass(self) -> Board {
+        Board {
+            own: self.opp,
+            opp: self.own,
+        }
+    }
+
+    /// Counts of (own, opp) discs.
+    pub fn counts(self) -> (u32, u32) {
+        (self.own.count_ones(), self.opp.count_ones())
+    }
+}
+
+/// Counts the leaves of the game tree `depth` plies below `board`, on `geometry`.
+///
+/// Convention (SPEC.md section 3): a side with no legal move passes, and the pass
+/// counts as one ply; a finished game (neither side can move) is one leaf, whatever
+/// depth is left. From the 8x8 start: 4, 12, 56, 244, 1396, 8200, ... for depths
+/// 1, 2, 3, ...
+pub fn perft(board: Board, geometry: Geometry, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = board.moves_in(geometry);
+    if moves == 0 {
+        let passed = board.pass();
+        if passed.moves_in(geometry) == 0 {
+            return 1;
+        }
+        return perft(passed, geometry, depth - 1);
+    }
+    if depth == 1 {
+        return moves.count_ones() as u64;
+    }
+    Squares(moves)
+        .map(|square| perft(board.play(square), geometry, depth - 1))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_names_follow_the_spec() {
+        assert_eq!(Square::new(2, 3).to_string(), "d3");
+        assert_eq!(Square::new(0, 0).to_string(), "a1");
+        assert_eq!(Square::new(7, 7).to_string(), "h8");
+    }
+
+    #[test]
+    fn rectangle_masks_the_top_left_corner() {
+        assert_eq!(Geometry::rectangle(8, 8), Geometry::STANDARD);
+        assert_eq!(Geometry::rectangle(6, 6).cells().count_ones(), 36);
+        assert_eq!(Geometry::rectangle(2, 1).cells(), 0b11);
+    }
+
+    #[test]
+    fn start_positions() {
+        let start = Geometry::STANDARD.start();
+        assert_eq!(
+            start.own,
+            Square::new(3, 4).bit() | Square::new(4, 3).bit(),
+            "black on e4 and d5"
+        );
+        let names: Vec<String> = Squares(start.moves()).map(|s| s.to_string()).collect();
+        assert_eq!(names, ["d3", "c4", "f5", "e6"]);
+        let six = Geometry::rectangle(6, 6).start();
+        assert_eq!(six.own, Square::new(2, 3).bit() | Square::new(3, 2).bit());
+    }
+}

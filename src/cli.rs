@@ -1,0 +1,217 @@
+//! The command line: argument parsing, files, messages and exit codes.
+//!
+//! Exit status: 0 done, 2 bad input or bad arguments, 1 an I/O failure.
+
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use thiserror::Error;
+
+use crate::board::{perft, Geometry};
+use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
+use crate::format::{LineEnd, Style};
+
+/// Solve CSCI-561 Reversi inputs byte-exact, and grade Othello search homework.
+///
+/// With no arguments: read ./input.txt, write ./output.txt (the next board and the
+/// alpha-beta traverse log), as the homework grader runs a student's program.
+#[derive(Debug, Parser)]
+#[command(name = "reversi", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+#[derive(Debug, Args)]
+struct SolveArgs {
+    /// The input file; `-` reads standard input.
+    #[arg(short, long, value_name = "PATH", default_value = "input.txt")]
+    input: PathBuf,
+    /// The output file, replaced only once complete; `-` writes standard output.
+    #[arg(short, long, value_name = "PATH", default_value = "output.txt")]
+    output: PathBuf,
+    /// The homework release [default: f2014 if the first line is a task number, else s2017].
+    #[arg(long, value_enum)]
+    dialect: Option<DialectArg>,
+    /// Line ends of the output.
+    #[arg(long, value_enum, default_value_t = EolArg::Crlf)]
+    eol: EolArg,
+    /// End the last line of the output too (the official files do not).
+    #[arg(long)]
+    final_newline: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
+    Perft {
+        /// Plies to search.
+        depth: u32,
+        /// Width and height of the square board, from the standard start.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
+        size: u8,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DialectArg {
+    /// Spring 2017, revised samples: only two passes in a row end the game.
+    S2017,
+    /// Spring 2017, first samples: also a full board, a wiped-out colour, two passes.
+    S2017Jan,
+    /// Fall 2014 (a task line first): the same end rule as s2017-jan.
+    F2014,
+}
+
+impl From<DialectArg> for Dialect {
+    fn from(arg: DialectArg) -> Dialect {
+        match arg {
+            DialectArg::S2017 => Dialect::S2017,
+            DialectArg::S2017Jan => Dialect::S2017Jan,
+            DialectArg::F2014 => Dialect::F2014,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EolArg {
+    /// `\r\n`, as the official files.
+    Crlf,
+    /// `\n`.
+    Lf,
+}
+
+/// Failures that the user fixes by changing the input or the arguments (exit 2).
+#[derive(Debug, Error)]
+enum UsageError {
+    #[error("{path}: no such file (name another input with -i PATH)")]
+    MissingInput { path: String },
+}
+
+/// Runs the program on the process's arguments and returns its exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("reversi: {error:#}");
+            ExitCode::from(exit_status(&error))
+        }
+    }
+}
+
+/// 2 for bad input or arguments, 1 for anything else (I/O).
+fn exit_status(error: &anyhow::Error) -> u8 {
+    let bad_input = error
+        .chain()
+        .any(|cause| cause.is::<InputError>() || cause.is::<UsageError>());
+    if bad_input {
+        2
+    } else {
+        1
+    }
+}
+
+/// Carries out a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        None => solve(&cli.solve),
+        Some(Command::Perft { depth, size }) => {
+            let geometry = Geometry::rectangle(size, size);
+            println!("{}", perft(geometry.start(), geometry, depth));
+            Ok(())
+        }
+    }
+}
+
+fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads at most one byte more than [`MAX_INPUT_BYTES`], so that the parser can
+/// refuse a huge file without it being read whole.
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let limit = MAX_INPUT_BYTES as u64 + 1;
+    let result = if path == Path::new("-") {
+        io::stdin().lock().take(limit).read_to_end(&mut bytes)
+    } else {
+        match File::open(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(UsageError::MissingInput {
+                    path: display_name(path),
+                }
+                .into())
+            }
+            Err(e) => Err(e),
+            Ok(file) => file.take(limit).read_to_end(&mut bytes),
+        }
+    };
+    result.with_context(|| format!("cannot read {}", display_name(path)))?;
+    Ok(bytes)
+}
+
+fn solve(args: &SolveArgs) -> Result<()> {
+    let bytes = read_input(&args.input)?;
+    let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
+        .with_context(|| display_name(&args.input))?;
+    let style = Style {
+        line_end: match args.eol {
+            EolArg::Crlf => LineEnd::Crlf,
+            EolArg::Lf => LineEnd::Lf,
+        },
+        final_newline: args.final_newline,
+    };
+    if args.output == Path::new("-") {
+        let stdout = io::stdout().lock();
+        cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
+        return Ok(());
+    }
+    replace_file(&args.output, |file| {
+        cs561::write_output(&problem, style, file).map(drop)
+    })
+    .with_context(|| format!("cannot write {}", args.output.display()))
+}
+
+/// Writes a new file beside `path` with `write` and renames it over `path` only once
+/// complete, so that `path` is never partial and is left as it was on any failure.
+fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".reversi-")
+        .tempfile_in(folder)?;
+    write(temporary.as_file_mut())?;
+    // A temporary file is private (0600): give the result the permissions of the
+    // file it replaces, or the usual ones of a new file.
+    match fs::metadata(path) {
+        Ok(existing) => temporary.as_file().set_permissions(existing.permissions())?,
+        Err(_) => set_new_file_permissions(temporary.as_file())?,
+    }
+    temporary.as_file_mut().flush()?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_new_file_permissions(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_new_file_permissions(_: &File) -> io::Result<()> {
+    Ok(())
+}

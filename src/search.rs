@@ -1,0 +1,225 @@
+//! The CSCI-561 game-tree search: minimax or alpha-beta (AIMA 3rd ed. Fig 5.7) over
+//! positional move order, reporting every printed node to a [`Trace`] sink.
+//!
+//! The search holds nothing proportional to the tree: each node is reported the
+//! moment it is printed, so a sink can stream the traverse log straight to a file.
+
+use crate::board::{Board, Geometry, Square, Squares};
+use crate::eval::Evaluation;
+
+/// The value printed as `Infinity` (and its negation as `-Infinity`). Far above any
+/// evaluation: the CS561 weights sum to less than 1,000 in absolute value.
+pub const INFINITY: i32 = 1 << 24;
+
+/// What a node of the traverse log is called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeName {
+    /// The position given on the input.
+    Root,
+    /// The child of a side that had no legal move.
+    Pass,
+    /// The child made by placing a disc on this square.
+    Cell(Square),
+}
+
+/// Receives one call per line of the traverse log, in order.
+pub trait Trace {
+    /// A node is printed with its current value and the window it holds. Minimax
+    /// searches report the full window throughout.
+    fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32);
+}
+
+/// A sink that drops every line: a search without a log costs nothing for it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn node(&mut self, _: NodeName, _: u32, _: i32, _: i32, _: i32) {}
+}
+
+/// When a node below the cut-off depth is nevertheless a leaf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafRule {
+    /// Spring 2017 (revised samples): only a pass that follows a pass ends the game.
+    /// Full boards and wiped-out colours lead to `pass`, `pass` like any blocked side.
+    PassAfterPass,
+    /// Spring 2017 first samples and Fall 2014: the game also ends on a full board,
+    /// when one colour has no discs, or once the path from the root holds two passes,
+    /// consecutive or not.
+    GameOverOrSecondPass,
+}
+
+/// How deep and how to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// The cut-off depth D: nodes at this depth are leaves.
+    pub depth: u32,
+    /// The dialect's end-of-game rule.
+    pub leaf_rule: LeafRule,
+    /// Alpha-beta pruning (true) or plain minimax (false).
+    pub pruning: bool,
+}
+
+/// The result of a search from the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The root's value.
+    pub value: i32,
+    /// The root's first child with the strictly best value; `None` when the root is a
+    /// leaf or its player must pass.
+    pub best: Option<Square>,
+}
+
+impl Outcome {
+    /// The position after the chosen move, or `board` unchanged when there is none.
+    pub fn next_board(self, board: Board) -> Board {
+        match self.best {
+            Some(square) => board.play(square).pass(),
+            None => board,
+        }
+    }
+}
+
+/// Passes on the path from the root to a node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PathPasses {
+    /// Passes that immediately precede the node.
+    consecutive: u8,
+    /// All passes on the path.
+    total: u8,
+}
+
+impl PathPasses {
+    fn after(self, name: NodeName) -> PathPasses {
+        match name {
+            NodeName::Pass => PathPasses {
+                consecutive: self.consecutive + 1,
+                total: self.total.saturating_add(1),
+            },
+            _ => PathPasses {
+                consecutive: 0,
+                total: self.total,
+            },
+        }
+    }
+}
+
+/// Searches from `board` (the root player, MAX, to move) and reports every printed
+/// node to `trace`. Values are `evaluation` scores from the root player's view.
+pub fn search<E: Evaluation, T: Trace>(
+    board: Board,
+    params: SearchParams,
+    evaluation: &E,
+    trace: &mut T,
+) -> Outcome {
+    let mut searcher = Searcher {
+        params,
+        evaluation,
+        trace,
+        best: None,
+    };
+    let value = searcher.visit(
+        board,
+        NodeName::Root,
+        0,
+        PathPasses::default(),
+        true,
+        -INFINITY,
+        INFINITY,
+    );
+    Outcome {
+        value,
+        best: searcher.best,
+    }
+}
+
+struct Searcher<'a, E, T> {
+    params: SearchParams,
+    evaluation: &'a E,
+    trace: &'a mut T,
+    best: Option<Square>,
+}
+
+impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
+    #[inline]
+    fn is_leaf(&self, board: Board, depth: u32, passes: PathPasses) -> bool {
+        if depth >= self.params.depth {
+            return true;
+        }
+        match self.params.leaf_rule {
+            LeafRule::PassAfterPass => passes.consecutive >= 2,
+            LeafRule::GameOverOrSecondPass => {
+                passes.total >= 2
+                    || board.own == 0
+                    || board.opp == 0
+                    || board.empty(Geometry::STANDARD) == 0
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn visit(
+        &mut self,
+        board: Board,
+        name: NodeName,
+        depth: u32,
+        passes: PathPasses,
+        max: bool,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        if self.is_leaf(board, depth, passes) {
+            let (max_discs, min_discs) = if max {
+                (board.own, board.opp)
+            } else {
+                (board.opp, board.own)
+            };
+            let value = self.evaluation.score(max_discs, min_discs);
+            self.trace.node(name, depth, value, alpha, beta);
+            return value;
+        }
+        let mut value = if max { -INFINITY } else { INFINITY };
+        self.trace.node(name, depth, value, alpha, beta);
+
+        let moves = board.moves();
+        let pass = (moves == 0).then(|| (NodeName::Pass, board.pass()));
+        let placements = Squares(moves).map(|square| (NodeName::Cell(square), board.play(square)));
+        for (child_name, child) in pass.into_iter().chain(placements) {
+            let child_value = self.visit(
+                child,
+                child_name,
+                depth + 1,
+                passes.after(child_name),
+                !max,
+                alpha,
+                beta,
+            );
+            let improves = if max {
+                child_value > value
+            } else {
+                child_value < value
+            };
+            if improves {
+                value = child_value;
+                if let (0, NodeName::Cell(square)) = (depth, child_name) {
+                    self.best = Some(square);
+                }
+            }
+            if self.params.pruning {
+                let cut = if max { value >= beta } else { value <= alpha };
+                if cut {
+                    self.trace.node(name, depth, value, alpha, beta);
+                    return value;
+                }
+                if max {
+                    alpha = alpha.max(value);
+                } else {
+                    beta = beta.min(value);
+                }
+            }
+            self.trace.node(name, depth, value, alpha, beta);
+        }
+        value
+    }
+}
