@@ -216,8 +216,8 @@ impl Board {
             | moves_towards::<-7>(own, opp, empty)
     }
 
-    /// Discs flipped by the side to move playing `square` (empty if the move is not
-    /// legal). Works on any geometry: discs never sit outside it.
+    /// Discs flipped by the side to move playing on the empty `square` (none if the
+    /// move is not legal). Works on any geometry: discs never sit outside it.
     #[inline]
     pub fn flips(self, square: Square) -> u64 {
         let (mv, own, opp) = (square.bit(), self.own, self.opp);

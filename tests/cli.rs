@@ -1,0 +1,190 @@
+//! The command line as a user meets it: exit codes, messages (snapshots), files
+//! left untouched on failure, and the stdout path.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const START: &str = "X\r\n3\r\n********\r\n********\r\n********\r\n***OX***\r\n***XO***\r\n********\r\n********\r\n********";
+
+fn reversi(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs the solver in grader mode on `input` beside an existing `output.txt`, checks
+/// it fails with exit 2 leaving that file and the folder as they were, and returns
+/// the message.
+fn refused(input: &[u8], args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    fs::write(dir.path().join("output.txt"), b"previous output").unwrap();
+    let out = reversi(dir.path(), args);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert_eq!(fs::read(dir.path().join("output.txt")).unwrap(), b"previous output");
+    assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"], "no stray files");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+fn start_with(replace: &str, by: &str) -> Vec<u8> {
+    START.replacen(replace, by, 1).into_bytes()
+}
+
+#[test]
+fn bad_inputs_are_refused_with_the_line_and_what_was_expected() {
+    let row = "***OX***";
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", b"".to_vec()),
+        ("only_blank_lines", b"\r\n  \r\n\r\n".to_vec()),
+        ("player_lowercase", start_with("X\r\n3", "x\r\n3")),
+        ("player_missing", b"\r\n".to_vec().into_iter().chain(START.bytes().skip(3)).collect()),
+        ("depth_negative", start_with("\r\n3\r\n", "\r\n-1\r\n")),
+        ("depth_fraction", start_with("\r\n3\r\n", "\r\n2.5\r\n")),
+        ("depth_too_large", start_with("\r\n3\r\n", "\r\n99999999999\r\n")),
+        ("depth_missing", b"X\r\n".to_vec()),
+        ("row_too_short", start_with(row, "***OX**")),
+        ("row_too_long", start_with(row, "***OX****")),
+        ("row_with_spaces", start_with(row, "* * O X *")),
+        ("cell_not_allowed", start_with(row, "***OXo**")),
+        ("seven_rows", START.rsplit_once("\r\n").unwrap().0.as_bytes().to_vec()),
+        ("nine_rows", format!("{START}\r\n********").into_bytes()),
+        ("task_five", format!("5\r\n{START}").into_bytes()),
+        ("task_four_not_supported", format!("4\r\n{START}").into_bytes()),
+        ("not_text", start_with(row, "***O\u{0}***")),
+        ("invalid_utf8", [START.as_bytes(), b"\xff\xfe"].concat()),
+        ("line_too_long", start_with(row, &"*".repeat(500))),
+        ("file_too_large", vec![b'*'; 200_000]),
+    ];
+    for (name, input) in cases {
+        let message = refused(&input, &[]);
+        insta::assert_snapshot!(format!("bad_input_{name}"), message);
+    }
+}
+
+#[test]
+fn a_forced_dialect_that_does_not_fit_the_file_is_refused() {
+    let f2014 = format!("3\r\n{START}");
+    insta::assert_snapshot!(
+        "bad_input_task_line_under_s2017",
+        refused(f2014.as_bytes(), &["--dialect", "s2017"])
+    );
+    insta::assert_snapshot!(
+        "bad_input_player_line_under_f2014",
+        refused(START.as_bytes(), &["--dialect", "f2014"])
+    );
+}
+
+#[test]
+fn a_missing_input_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = reversi(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(file_names(dir.path()).is_empty(), "no output.txt created");
+    insta::assert_snapshot!("missing_input", String::from_utf8(out.stderr).unwrap());
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = reversi(dir.path(), &["--eol", "cr"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = reversi(dir.path(), &["--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_output_that_cannot_be_written_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), START).unwrap();
+    fs::create_dir(dir.path().join("output.txt")).unwrap();
+    let out = reversi(dir.path(), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("reversi: cannot write output.txt: "), "{stderr}");
+    assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"], "no stray files");
+}
+
+#[test]
+fn help_text() {
+    let out = reversi(Path::new("."), &["--help"]);
+    assert!(out.status.success());
+    insta::assert_snapshot!("help", String::from_utf8(out.stdout).unwrap());
+}
+
+#[test]
+fn version() {
+    let out = reversi(Path::new("."), &["--version"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("reversi {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// Large enough that the log goes out in several buffers and the board is written in
+/// place at the end.
+#[test]
+fn stdout_and_file_give_identical_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = START.replacen("\r\n3\r\n", "\r\n8\r\n", 1);
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    let to_stdout = reversi(dir.path(), &["-o", "-"]);
+    assert!(to_stdout.status.success());
+    let to_file = reversi(dir.path(), &[]);
+    assert!(to_file.status.success());
+    let file = fs::read(dir.path().join("output.txt")).unwrap();
+    assert!(file.len() > 2 * 256 * 1024, "{} bytes: more than two 256 KiB buffers", file.len());
+    assert!(file == to_stdout.stdout, "stdout and file differ");
+    assert!(file.starts_with(b"********\r\n********\r\n***X****\r\n"));
+}
+
+#[test]
+fn stdin_and_line_end_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["-i", "-", "-o", "-", "--eol", "lf", "--final-newline"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .current_dir(dir.path())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(START.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\r'));
+    assert!(text.ends_with("root,0,-3,-3,Infinity\n") || text.ends_with('\n'));
+    let lf_lines = text.lines().count();
+    fs::write(dir.path().join("input.txt"), START).unwrap();
+    assert!(reversi(dir.path(), &[]).status.success());
+    let crlf = fs::read_to_string(dir.path().join("output.txt")).unwrap();
+    assert_eq!(crlf.replace("\r\n", "\n") + "\n", text);
+    assert_eq!(lf_lines, crlf.split("\r\n").count());
+}
+
+#[test]
+fn an_existing_output_is_replaced_with_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), START).unwrap();
+    assert!(reversi(dir.path(), &[]).status.success());
+    let mode = fs::metadata(dir.path().join("output.txt")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o644, "a new output is readable by the grader");
+    fs::set_permissions(dir.path().join("output.txt"), fs::Permissions::from_mode(0o664)).unwrap();
+    assert!(reversi(dir.path(), &[]).status.success());
+    let mode = fs::metadata(dir.path().join("output.txt")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o664);
+}
