@@ -164,19 +164,63 @@ fn moves_towards<const SHIFT: i32>(own: u64, opp: u64, empty: u64) -> u64 {
     step::<SHIFT>(t) & empty
 }
 
-/// Discs flipped in one direction by playing the one-bit `mv`.
+/// The 8 directions as (row step, column step); the first four go towards lower bit
+/// indices, the last four towards higher ones.
+const DIRECTIONS: [(i8, i8); 8] = [
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+];
+
+/// `RAYS[square][direction]`: the cells from `square` (excluded) to the edge.
+const RAYS: [[u64; 8]; 64] = rays();
+
+const fn rays() -> [[u64; 8]; 64] {
+    let mut rays = [[0u64; 8]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRECTIONS[d];
+            let (mut r, mut c) = ((square / 8) as i8 + dr, (square % 8) as i8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                rays[square][d] |= 1 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
+        }
+        square += 1;
+    }
+    rays
+}
+
+/// Keeps `between` if it is all `opp` discs (a run that a move flips), else nothing.
 #[inline(always)]
-fn flips_towards<const SHIFT: i32>(mv: u64, own: u64, opp: u64) -> u64 {
-    let run = run_cells::<SHIFT>(opp);
-    let mut t = step::<SHIFT>(mv) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    // Keep the run only when the cell after it holds one of ours.
-    let closed = (step::<SHIFT>(t) & own != 0) as u64;
-    t & closed.wrapping_neg()
+fn if_all_opp(between: u64, opp: u64) -> u64 {
+    between & ((between & !opp == 0) as u64).wrapping_neg()
+}
+
+/// Discs flipped along a ray towards lower indices: the cells between the move and
+/// the nearest own disc (the highest own bit on the ray), if all are `opp`. With no own
+/// disc on the ray the shift wraps to 0 and nothing is kept.
+#[inline(always)]
+fn flips_down(ray: u64, own: u64, opp: u64) -> u64 {
+    let nearest = (ray & own).leading_zeros();
+    if_all_opp(ray & !u64::MAX.wrapping_shr(nearest), opp)
+}
+
+/// Discs flipped along a ray towards higher indices (the nearest own disc is the
+/// lowest own bit on the ray).
+#[inline(always)]
+fn flips_up(ray: u64, own: u64, opp: u64) -> u64 {
+    let nearest = (ray & own).trailing_zeros();
+    if_all_opp(ray & !u64::MAX.wrapping_shl(nearest), opp)
 }
 
 /// A position from the point of view of the side to move: `own` discs belong to the
@@ -220,15 +264,16 @@ impl Board {
     /// move is not legal). Works on any geometry: discs never sit outside it.
     #[inline]
     pub fn flips(self, square: Square) -> u64 {
-        let (mv, own, opp) = (square.bit(), self.own, self.opp);
-        flips_towards::<1>(mv, own, opp)
-            | flips_towards::<-1>(mv, own, opp)
-            | flips_towards::<8>(mv, own, opp)
-            | flips_towards::<-8>(mv, own, opp)
-            | flips_towards::<9>(mv, own, opp)
-            | flips_towards::<-9>(mv, own, opp)
-            | flips_towards::<7>(mv, own, opp)
-            | flips_towards::<-7>(mv, own, opp)
+        let rays = &RAYS[square.index() as usize];
+        let (own, opp) = (self.own, self.opp);
+        flips_down(rays[0], own, opp)
+            | flips_down(rays[1], own, opp)
+            | flips_down(rays[2], own, opp)
+            | flips_down(rays[3], own, opp)
+            | flips_up(rays[4], own, opp)
+            | flips_up(rays[5], own, opp)
+            | flips_up(rays[6], own, opp)
+            | flips_up(rays[7], own, opp)
     }
 
     /// The position after the side to move plays `square`, seen from the opponent
