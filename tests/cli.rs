@@ -32,10 +32,22 @@ fn refused(input: &[u8], args: &[&str]) -> String {
     fs::write(dir.path().join("input.txt"), input).unwrap();
     fs::write(dir.path().join("output.txt"), b"previous output").unwrap();
     let out = reversi(dir.path(), args);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stdout.is_empty());
-    assert_eq!(fs::read(dir.path().join("output.txt")).unwrap(), b"previous output");
-    assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"], "no stray files");
+    assert_eq!(
+        fs::read(dir.path().join("output.txt")).unwrap(),
+        b"previous output"
+    );
+    assert_eq!(
+        file_names(dir.path()),
+        ["input.txt", "output.txt"],
+        "no stray files"
+    );
     String::from_utf8(out.stderr).unwrap()
 }
 
@@ -50,19 +62,35 @@ fn bad_inputs_are_refused_with_the_line_and_what_was_expected() {
         ("empty", b"".to_vec()),
         ("only_blank_lines", b"\r\n  \r\n\r\n".to_vec()),
         ("player_lowercase", start_with("X\r\n3", "x\r\n3")),
-        ("player_missing", b"\r\n".to_vec().into_iter().chain(START.bytes().skip(3)).collect()),
+        (
+            "player_missing",
+            b"\r\n"
+                .to_vec()
+                .into_iter()
+                .chain(START.bytes().skip(3))
+                .collect(),
+        ),
         ("depth_negative", start_with("\r\n3\r\n", "\r\n-1\r\n")),
         ("depth_fraction", start_with("\r\n3\r\n", "\r\n2.5\r\n")),
-        ("depth_too_large", start_with("\r\n3\r\n", "\r\n99999999999\r\n")),
+        (
+            "depth_too_large",
+            start_with("\r\n3\r\n", "\r\n99999999999\r\n"),
+        ),
         ("depth_missing", b"X\r\n".to_vec()),
         ("row_too_short", start_with(row, "***OX**")),
         ("row_too_long", start_with(row, "***OX****")),
         ("row_with_spaces", start_with(row, "* * O X *")),
         ("cell_not_allowed", start_with(row, "***OXo**")),
-        ("seven_rows", START.rsplit_once("\r\n").unwrap().0.as_bytes().to_vec()),
+        (
+            "seven_rows",
+            START.rsplit_once("\r\n").unwrap().0.as_bytes().to_vec(),
+        ),
         ("nine_rows", format!("{START}\r\n********").into_bytes()),
         ("task_five", format!("5\r\n{START}").into_bytes()),
-        ("task_four_not_supported", format!("4\r\n{START}").into_bytes()),
+        (
+            "task_four_not_supported",
+            format!("4\r\n{START}").into_bytes(),
+        ),
         ("not_text", start_with(row, "***O\u{0}***")),
         ("invalid_utf8", [START.as_bytes(), b"\xff\xfe"].concat()),
         ("line_too_long", start_with(row, &"*".repeat(500))),
@@ -111,10 +139,22 @@ fn an_output_that_cannot_be_written_exits_1() {
     fs::write(dir.path().join("input.txt"), START).unwrap();
     fs::create_dir(dir.path().join("output.txt")).unwrap();
     let out = reversi(dir.path(), &[]);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.starts_with("reversi: cannot write output.txt: "), "{stderr}");
-    assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"], "no stray files");
+    assert!(
+        stderr.starts_with("reversi: cannot write output.txt: "),
+        "{stderr}"
+    );
+    assert_eq!(
+        file_names(dir.path()),
+        ["input.txt", "output.txt"],
+        "no stray files"
+    );
 }
 
 #[test]
@@ -145,7 +185,11 @@ fn stdout_and_file_give_identical_bytes() {
     let to_file = reversi(dir.path(), &[]);
     assert!(to_file.status.success());
     let file = fs::read(dir.path().join("output.txt")).unwrap();
-    assert!(file.len() > 2 * 256 * 1024, "{} bytes: more than two 256 KiB buffers", file.len());
+    assert!(
+        file.len() > 2 * 256 * 1024,
+        "{} bytes: more than two 256 KiB buffers",
+        file.len()
+    );
     assert!(file == to_stdout.stdout, "stdout and file differ");
     assert!(file.starts_with(b"********\r\n********\r\n***X****\r\n"));
 }
@@ -161,7 +205,12 @@ fn stdin_and_line_end_options() {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(START.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(START.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -181,10 +230,24 @@ fn an_existing_output_is_replaced_with_its_permissions() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("input.txt"), START).unwrap();
     assert!(reversi(dir.path(), &[]).status.success());
-    let mode = fs::metadata(dir.path().join("output.txt")).unwrap().permissions().mode();
-    assert_eq!(mode & 0o777, 0o644, "a new output is readable by the grader");
-    fs::set_permissions(dir.path().join("output.txt"), fs::Permissions::from_mode(0o664)).unwrap();
+    let mode = fs::metadata(dir.path().join("output.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(
+        mode & 0o777,
+        0o644,
+        "a new output is readable by the grader"
+    );
+    fs::set_permissions(
+        dir.path().join("output.txt"),
+        fs::Permissions::from_mode(0o664),
+    )
+    .unwrap();
     assert!(reversi(dir.path(), &[]).status.success());
-    let mode = fs::metadata(dir.path().join("output.txt")).unwrap().permissions().mode();
+    let mode = fs::metadata(dir.path().join("output.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o664);
 }

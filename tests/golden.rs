@@ -79,7 +79,10 @@ fn the_official_cases_are_all_here_byte_exact() {
         .iter()
         .filter(|c| c.dir.components().any(|p| p.as_os_str() == "cs561"))
         .count();
-    assert_eq!(official, 15, "5 s2017 + 2 s2017-jan + 8 f2014 official cases");
+    assert_eq!(
+        official, 15,
+        "5 s2017 + 2 s2017-jan + 8 f2014 official cases"
+    );
     for case in &cases {
         let bytes = fs::read(case.dir.join("input.txt")).unwrap();
         if case.dir.components().any(|p| p.as_os_str() == "cs561") {
@@ -108,7 +111,11 @@ fn every_case_in_process() {
         ]);
         let cli = <reversi::cli::Cli as clap::Parser>::try_parse_from(&argv).unwrap();
         reversi::cli::run(cli).unwrap();
-        assert_same_bytes(&case.expected, &fs::read(&output).unwrap(), &case.dir.display().to_string());
+        assert_same_bytes(
+            &case.expected,
+            &fs::read(&output).unwrap(),
+            &case.dir.display().to_string(),
+        );
     }
 }
 

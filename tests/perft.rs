@@ -34,7 +34,11 @@ const SIX_BY_SIX: [(u32, u64); 10] = [
 
 fn check(geometry: Geometry, table: &[(u32, u64)]) {
     for &(depth, leaves) in table {
-        assert_eq!(perft(geometry.start(), geometry, depth), leaves, "depth {depth}");
+        assert_eq!(
+            perft(geometry.start(), geometry, depth),
+            leaves,
+            "depth {depth}"
+        );
     }
 }
 

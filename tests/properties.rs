@@ -18,7 +18,10 @@ fn positions() -> impl Strategy<Value = Board> {
 
 /// Two disjoint random disc sets, reachable or not.
 fn arbitrary_boards() -> impl Strategy<Value = Board> {
-    (any::<u64>(), any::<u64>()).prop_map(|(a, b)| Board { own: a & !b, opp: b & !a })
+    (any::<u64>(), any::<u64>()).prop_map(|(a, b)| Board {
+        own: a & !b,
+        opp: b & !a,
+    })
 }
 
 fn leaf_rules() -> impl Strategy<Value = LeafRule> {
@@ -50,12 +53,23 @@ fn reference_minimax(board: Board, depth: u32, rule: LeafRule) -> (i32, Option<u
                 }
             };
         if leaf {
-            let (a, b) = if max { (board.own, board.opp) } else { (board.opp, board.own) };
+            let (a, b) = if max {
+                (board.own, board.opp)
+            } else {
+                (board.opp, board.own)
+            };
             return (Cs561.score(a, b), None);
         }
         let moves = naive_moves(board);
         let children: Vec<(Option<u32>, Board, bool)> = if moves == 0 {
-            vec![(None, Board { own: board.opp, opp: board.own }, true)]
+            vec![(
+                None,
+                Board {
+                    own: board.opp,
+                    opp: board.own,
+                },
+                true,
+            )]
         } else {
             (0..64)
                 .filter(|i| moves >> i & 1 == 1)
@@ -92,7 +106,11 @@ fn reference_minimax(board: Board, depth: u32, rule: LeafRule) -> (i32, Option<u
 fn check_log_shape(log: &[&str], columns: usize) -> Result<(), TestCaseError> {
     prop_assert_eq!(
         log[0],
-        if columns == 5 { "Node,Depth,Value,Alpha,Beta" } else { "Node,Depth,Value" }
+        if columns == 5 {
+            "Node,Depth,Value,Alpha,Beta"
+        } else {
+            "Node,Depth,Value"
+        }
     );
     // Open nodes from the root down: (name, prints, children visited).
     let mut open: Vec<(String, usize, usize)> = Vec::new();
@@ -109,7 +127,11 @@ fn check_log_shape(log: &[&str], columns: usize) -> Result<(), TestCaseError> {
         }
         let depth: usize = fields[1].parse().unwrap();
         if let Some(previous) = previous_depth {
-            prop_assert!(depth + 1 == previous || depth == previous + 1, "depth jump at {:?}", line);
+            prop_assert!(
+                depth + 1 == previous || depth == previous + 1,
+                "depth jump at {:?}",
+                line
+            );
         }
         previous_depth = Some(depth);
         if depth == open.len() {

@@ -8,7 +8,8 @@
 use reversi::format::cs561::{self, Dialect};
 use reversi::format::Style;
 
-const START: &str = "********\n********\n********\n***OX***\n***XO***\n********\n********\n********";
+const START: &str =
+    "********\n********\n********\n***OX***\n***XO***\n********\n********\n********";
 
 /// Solves `input` (LF lines) in `dialect` (None: chosen by the file) and returns the
 /// output text.
@@ -81,7 +82,16 @@ fn unverified_depth_larger_than_the_game() {
 #[test]
 fn unverified_f2014_tasks_with_o_to_move() {
     let board = "********\n********\n**XO****\n***XO***\n***OXX**\n********\n********\n********";
-    insta::assert_snapshot!("unverified_f2014_greedy_o", solve(&format!("1\nO\n7\n{board}"), None));
-    insta::assert_snapshot!("unverified_f2014_minimax_o", solve(&format!("2\nO\n2\n{board}"), None));
-    insta::assert_snapshot!("unverified_f2014_alpha_beta_o", solve(&format!("3\nO\n3\n{board}"), None));
+    insta::assert_snapshot!(
+        "unverified_f2014_greedy_o",
+        solve(&format!("1\nO\n7\n{board}"), None)
+    );
+    insta::assert_snapshot!(
+        "unverified_f2014_minimax_o",
+        solve(&format!("2\nO\n2\n{board}"), None)
+    );
+    insta::assert_snapshot!(
+        "unverified_f2014_alpha_beta_o",
+        solve(&format!("3\nO\n3\n{board}"), None)
+    );
 }

@@ -59,10 +59,17 @@ pub fn playout(choices: &[u8]) -> Board {
     for &choice in choices {
         let moves = naive_moves(board);
         if moves == 0 {
-            if naive_moves(Board { own: board.opp, opp: board.own }) == 0 {
+            if naive_moves(Board {
+                own: board.opp,
+                opp: board.own,
+            }) == 0
+            {
                 break;
             }
-            board = Board { own: board.opp, opp: board.own };
+            board = Board {
+                own: board.opp,
+                opp: board.own,
+            };
             continue;
         }
         let index = (0..64)
