@@ -36,11 +36,12 @@ struct QueryArgs {
     /// plain lines; `-` reads standard input [default: the initial board].
     board: Option<PathBuf>,
     /// The player to move: 1 (black, MAX) or 2 (white, MIN).
-    #[arg(short, long, value_parser = clap::value_parser!(u8).range(1..=2))]
-    player: u8,
+    // Required, but an `Option` so that `play` (which has no query) can be read.
+    #[arg(short, long, required = true, value_parser = clap::value_parser!(u8).range(1..=2))]
+    player: Option<u8>,
     /// Plies to look ahead (`Depth`).
-    #[arg(short, long)]
-    depth: u32,
+    #[arg(short, long, required = true)]
+    depth: Option<u32>,
     #[command(flatten)]
     engine: EngineArgs,
     /// Print every state in search order (one line each) before the answer.
@@ -120,7 +121,11 @@ pub(super) fn run(args: YorkArgs) -> Result<()> {
 }
 
 fn query(args: &QueryArgs) -> Result<()> {
-    let to_move = if args.player == 1 {
+    let (player, depth) = args
+        .player
+        .zip(args.depth)
+        .expect("clap requires --player and --depth when there is no subcommand");
+    let to_move = if player == 1 {
         Color::Black
     } else {
         Color::White
@@ -137,7 +142,7 @@ fn query(args: &QueryArgs) -> Result<()> {
     let outcome = mmeval(
         Rules::YORK,
         position,
-        args.engine.params(args.depth),
+        args.engine.params(depth),
         &args.engine.heuristic(),
         &mut |visit| {
             if args.trace && written.is_ok() {
