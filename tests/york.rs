@@ -136,7 +136,17 @@ fn the_command_line_reproduces_the_spec_table() {
 #[test]
 fn the_trace_prints_one_line_per_state_counted() {
     let output = reversi(
-        &["york", "-p", "2", "-d", "3", "--h", "stones", "--trace", "testcases/york/board1.pl"],
+        &[
+            "york",
+            "-p",
+            "2",
+            "-d",
+            "3",
+            "--h",
+            "stones",
+            "--trace",
+            "testcases/york/board1.pl",
+        ],
         "",
     );
     assert!(output.status.success());
@@ -160,7 +170,10 @@ fn a_board_on_stdin_and_depth_zero_leave_the_move_unbound() {
 fn bad_boards_are_refused_with_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("short_row.txt", "......\n......\n..12.\n..21..\n......\n......\n"),
+        (
+            "short_row.txt",
+            "......\n......\n..12.\n..21..\n......\n......\n",
+        ),
         ("bad_cell.pl", "[[.,.,.,.,.,.],\n [.,.,.,x,.,.]]"),
         ("five_rows.txt", "......\n......\n..12..\n..21..\n......\n"),
         ("empty.txt", "\n  \n"),
@@ -187,7 +200,11 @@ fn positions() -> impl Strategy<Value = Position> {
         let mut position = Position {
             black: 0,
             white: 0,
-            to_move: if black_moves { Color::Black } else { Color::White },
+            to_move: if black_moves {
+                Color::Black
+            } else {
+                Color::White
+            },
         };
         for (index, cell) in cells.into_iter().enumerate() {
             let bit = Square::new(index as u8 / 6, index as u8 % 6).bit();
@@ -274,7 +291,12 @@ fn a_whole_game_can_be_played_through_a_pipe() {
     let mut transcript = String::new();
     // Refused first: not a term, an illegal cell, a pass while a move exists, off the
     // board. Then the human always plays its first legal move in column order.
-    let mut typed = vec!["hello".to_string(), "[0,0].".into(), "n.".into(), "[6,1].".into()];
+    let mut typed = vec![
+        "hello".to_string(),
+        "[0,0].".into(),
+        "n.".into(),
+        "[6,1].".into(),
+    ];
     let mut moves_made = 0;
     while read_until_prompt(&mut stdout, &mut transcript) {
         let line = if typed.is_empty() {
