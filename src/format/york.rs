@@ -233,10 +233,9 @@ impl<'a> PrologReader<'a> {
         self.expect('[', "`[` to open the list of rows")?;
         let mut rows = Vec::new();
         loop {
-            let line = {
-                self.peek();
-                self.line
-            };
+            // Skip to the row's `[`, so that its line is the one recorded.
+            self.peek();
+            let line = self.line;
             self.expect('[', "`[` to open a row")?;
             rows.push((line, self.cells()?));
             match self.peek() {
