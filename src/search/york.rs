@@ -159,3 +159,70 @@ impl<E: GameEvaluation, F: FnMut(&Visit)> Mmeval<'_, E, F> {
         outcome
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::york::YorkHeuristic;
+
+    fn params(depth: u32) -> YorkParams {
+        YorkParams {
+            depth,
+            order: MoveOrder::ColumnMajor,
+            pruning: false,
+        }
+    }
+
+    /// Row 0 `112...`: white cannot move, black can (at [3,0]), and that move wipes
+    /// white out, a finished game that white wins on the fewer-discs rule.
+    #[test]
+    fn a_blocked_side_passes_and_the_pass_counts_as_a_state() {
+        let position = Position {
+            black: Square::new(0, 0).bit() | Square::new(0, 1).bit(),
+            white: Square::new(0, 2).bit(),
+            to_move: Color::White,
+        };
+        let mut visits = Vec::new();
+        let outcome = mmeval(
+            Rules::YORK,
+            position,
+            params(2),
+            &YorkHeuristic::Zero,
+            &mut |visit| visits.push((visit.ply, visit.via, visit.leaf_value)),
+        );
+        assert_eq!(
+            outcome,
+            YorkOutcome {
+                value: -100,
+                best: Some(YorkMove::Pass),
+                states: 3
+            }
+        );
+        let last = Some(YorkMove::Place(Square::new(0, 3)));
+        assert_eq!(
+            visits,
+            [
+                (0, None, None),
+                (1, Some(YorkMove::Pass), None),
+                (2, last, Some(-100))
+            ]
+        );
+    }
+
+    #[test]
+    fn a_finished_game_is_one_state_without_a_move() {
+        let position = Position {
+            black: Square::new(0, 0).bit(),
+            white: Square::new(5, 5).bit(),
+            to_move: Color::Black,
+        };
+        let outcome = mmeval(
+            Rules::YORK,
+            position,
+            params(3),
+            &YorkHeuristic::Stones,
+            &mut |_| {},
+        );
+        assert_eq!((outcome.value, outcome.best, outcome.states), (0, None, 1));
+    }
+}
