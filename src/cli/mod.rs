@@ -61,8 +61,10 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
         size: u8,
     },
-    /// York EECS 3401 A4 "Modified Othello" (6x6, fewer discs win): the answer of
-    /// `mmeval(Plyr, State, Val, BestMv, Depth, SeF)`, or `play` for the game.
+    /// York EECS 3401 A4 (6x6, fewer discs win): answer an `mmeval` query, or play.
+    ///
+    /// Prints `Val = V, BestMv = [X,Y], SeF = N` as the Prolog query
+    /// `mmeval(Plyr, State, Val, BestMv, Depth, SeF)` does; `play` is the game.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     York(york::YorkArgs),
     /// UF CAP4053 Reversi: the example AI's move, or its games against itself.
