@@ -281,7 +281,7 @@ fn last_board(transcript: &str) -> Position {
 #[test]
 fn a_whole_game_can_be_played_through_a_pipe() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["york", "play", "--depth", "3", "--h", "stones"])
+        .args(["york", "play", "--depth", "2"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -290,7 +290,8 @@ fn a_whole_game_can_be_played_through_a_pipe() {
     let mut stdout = child.stdout.take().unwrap();
     let mut transcript = String::new();
     // Refused first: not a term, an illegal cell, a pass while a move exists, off the
-    // board. Then the human always plays its first legal move in column order.
+    // board. Then the human always plays its last legal move in column order, which
+    // in this game leaves it once without a move.
     let mut typed = vec![
         "hello".to_string(),
         "[0,0].".into(),
@@ -304,7 +305,7 @@ fn a_whole_game_can_be_played_through_a_pipe() {
             let moves = Rules::YORK.moves(position);
             let mv = MoveOrder::ColumnMajor
                 .squares(moves)
-                .next()
+                .last()
                 .map_or(YorkMove::Pass, YorkMove::Place);
             moves_made += 1;
             format!("{}.", MoveText(mv))
@@ -317,6 +318,7 @@ fn a_whole_game_can_be_played_through_a_pipe() {
     }
     assert!(child.wait().unwrap().success());
     assert!(moves_made > 5);
+    assert!(transcript.contains("You have no legal move: type n. to pass.\nYour move: n.\n"));
     assert!(transcript.contains("Game over: player 1 has"));
     insta::assert_snapshot!(transcript);
 }

@@ -216,6 +216,9 @@ fn read_human_move(
     output: &mut impl Write,
 ) -> Result<YorkMove> {
     let moves = rules.moves(position);
+    if moves == 0 {
+        writeln!(output, "You have no legal move: type n. to pass.")?;
+    }
     loop {
         write!(output, "Your move: ")?;
         output.flush()?;
