@@ -26,8 +26,11 @@ pub(super) enum CourseInputError {
     #[error("the file is not UTF-8 text")]
     NotText,
     /// The side asked for has no legal move, and the program is never asked then.
-    #[error("{0}")]
-    NoMove(String),
+    #[error("{color} has no legal move (the example AI is only asked when it has one)")]
+    NoMove {
+        /// The side's name.
+        color: &'static str,
+    },
     /// Standard input ended before the game was over.
     #[error("standard input ended before the game was over")]
     InputEnded,

@@ -93,12 +93,9 @@ pub(super) fn run(args: UfArgs) -> Result<()> {
             };
             let text = read_board_text(&board)?;
             let position = parse_board(&text, color).with_context(|| display_name(&board))?;
-            let chosen = choose(Rules::STANDARD, position, depth, &UfExample).ok_or_else(|| {
-                CourseInputError::NoMove(format!(
-                    "{}: {name} has no legal move (the example AI is only asked when it has one)",
-                    display_name(&board),
-                ))
-            })?;
+            let chosen = choose(Rules::STANDARD, position, depth, &UfExample)
+                .ok_or(CourseInputError::NoMove { color: name })
+                .with_context(|| display_name(&board))?;
             writeln!(stdout, "{}", move_line(&chosen))
         }
         UfCommand::Game { black, white } => {
