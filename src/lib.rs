@@ -1,10 +1,11 @@
 //! `reversi`: a reference solver and grading kit for Othello/Reversi search homework.
 //!
 //! Layers, each using only those below it: [`cli`] -> [`format`] -> [`search`] ->
-//! [`eval`] -> [`board`].
+//! [`eval`] -> [`rules`] -> [`board`].
 
 pub mod board;
 pub mod cli;
 pub mod eval;
 pub mod format;
+pub mod rules;
 pub mod search;

@@ -2,6 +2,10 @@
 //!
 //! Exit status: 0 done, 2 bad input or bad arguments, 1 an I/O failure.
 
+mod courses;
+mod uf;
+mod york;
+
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -57,6 +61,14 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
         size: u8,
     },
+    /// York EECS 3401 A4 (6x6, fewer discs win): answer an `mmeval` query, or play.
+    ///
+    /// Prints `Val = V, BestMv = [X,Y], SeF = N` as the Prolog query
+    /// `mmeval(Plyr, State, Val, BestMv, Depth, SeF)` does; `play` is the game.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    York(york::YorkArgs),
+    /// UF CAP4053 Reversi: the example AI's move, or its games against itself.
+    Uf(uf::UfArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -108,9 +120,9 @@ pub fn main() -> ExitCode {
 
 /// 2 for bad input or arguments, 1 for anything else (I/O).
 fn exit_status(error: &anyhow::Error) -> u8 {
-    let bad_input = error
-        .chain()
-        .any(|cause| cause.is::<InputError>() || cause.is::<UsageError>());
+    let bad_input = error.chain().any(|cause| {
+        cause.is::<InputError>() || cause.is::<UsageError>() || courses::is_bad_input(cause)
+    });
     if bad_input {
         2
     } else {
@@ -127,6 +139,8 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("{}", perft(geometry.start(), geometry, depth));
             Ok(())
         }
+        Some(Command::York(args)) => york::run(args),
+        Some(Command::Uf(args)) => uf::run(args),
     }
 }
 

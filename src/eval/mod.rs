@@ -1,10 +1,24 @@
 //! Evaluation functions: a score for a position from one player's point of view.
 
+pub mod uf;
+pub mod york;
+
+use crate::rules::Ending;
+
 /// A static evaluation of a position, seen from the player who owns `max` discs.
 pub trait Evaluation {
     /// The score of the position where `max` are the discs of the maximising player and
     /// `min` those of the other.
     fn score(&self, max: u64, min: u64) -> i32;
+}
+
+/// An evaluation that scores a finished game apart: the search tells it whether the
+/// game is over and, if so, how it ended for the maximising player under the
+/// variant's winner rule.
+pub trait GameEvaluation {
+    /// The score of the position where `max` are the discs of the maximising player,
+    /// `min` those of the other, and `ending` is `Some` exactly when the game is over.
+    fn score(&self, max: u64, min: u64, ending: Option<Ending>) -> i32;
 }
 
 /// The CSCI-561 positional weights (SPEC.md section 1), row 1 first.

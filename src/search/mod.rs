@@ -3,6 +3,12 @@
 //!
 //! The search holds nothing proportional to the tree: each node is reported the
 //! moment it is printed, so a sink can stream the traverse log straight to a file.
+//!
+//! The related courses' searches, on the shared [`crate::rules`] and evaluations, live
+//! in [`york`] (`mmeval` and its alpha-beta variant) and [`uf`] (the example AI).
+
+pub mod uf;
+pub mod york;
 
 use crate::board::{Board, Geometry, Square, Squares};
 use crate::eval::Evaluation;
