@@ -251,3 +251,51 @@ fn an_existing_output_is_replaced_with_its_permissions() {
         .mode();
     assert_eq!(mode & 0o777, 0o664);
 }
+
+/// A FIFO (like `/dev/null` or a terminal) is written to, never renamed over.
+#[test]
+fn a_pipe_as_output_is_written_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), START).unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read(fifo).unwrap())
+    };
+    let out = reversi(dir.path(), &["-o", "pipe"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let through_pipe = reader.join().unwrap();
+    assert!(
+        fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "still a FIFO"
+    );
+    assert!(reversi(dir.path(), &[]).status.success());
+    assert!(through_pipe == fs::read(dir.path().join("output.txt")).unwrap());
+}
+
+/// A link to the output is followed: its target gets the new output, the link stays.
+#[test]
+fn a_linked_output_keeps_its_link() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), START).unwrap();
+    fs::write(dir.path().join("real.txt"), b"old").unwrap();
+    std::os::unix::fs::symlink("real.txt", dir.path().join("output.txt")).unwrap();
+    assert!(reversi(dir.path(), &[]).status.success());
+    assert!(fs::symlink_metadata(dir.path().join("output.txt"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(fs::read(dir.path().join("real.txt"))
+        .unwrap()
+        .starts_with(b"********\r\n"));
+}

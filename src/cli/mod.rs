@@ -191,15 +191,34 @@ fn solve(args: &SolveArgs) -> Result<()> {
         cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
         return Ok(());
     }
+    let name = args.output.display();
+    if is_special_file(&args.output) {
+        // A device or a pipe (`/dev/null`, a FIFO) is written to, never replaced.
+        let device = fs::OpenOptions::new()
+            .write(true)
+            .open(&args.output)
+            .with_context(|| format!("cannot open {name}"))?;
+        cs561::write_output_stream(&problem, style, device)
+            .with_context(|| format!("cannot write {name}"))?;
+        return Ok(());
+    }
     replace_file(&args.output, |file| {
         cs561::write_output(&problem, style, file).map(drop)
     })
-    .with_context(|| format!("cannot write {}", args.output.display()))
+    .with_context(|| format!("cannot write {name}"))
+}
+
+/// Whether `path` exists and is neither a regular file nor a folder (after links).
+fn is_special_file(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
 }
 
 /// Writes a new file beside `path` with `write` and renames it over `path` only once
 /// complete, so that `path` is never partial and is left as it was on any failure.
+/// A link is followed: the file it points to is replaced, the link stays.
 fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
+    let resolved = fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
