@@ -43,26 +43,26 @@ impl Piece {
         Piece(bytes)
     }
 
-    /// The text's length; the mask lets the compiler see it is below 16.
+    /// The text's length.
     #[inline(always)]
-    fn len(self) -> usize {
+    fn len(&self) -> usize {
         (self.0[15] & 15) as usize
     }
-}
 
-/// The text of a log value: an integer, `Infinity` or `-Infinity`.
-fn value_text(value: i32) -> String {
-    match value {
-        INFINITY => "Infinity".into(),
-        v if v == -INFINITY => "-Infinity".into(),
-        v => v.to_string(),
+    /// The text.
+    fn text(&self) -> &[u8] {
+        &self.0[..self.len()]
     }
 }
 
-/// The piece for a depth or value outside the tables.
-#[cold]
-fn rare_piece(number: impl ToString) -> Piece {
-    Piece::new(&[number.to_string().as_bytes(), b","])
+/// The piece `number,`, with infinities as `Infinity,` and `-Infinity,`.
+fn number_piece<N: Into<i64>>(number: N) -> Piece {
+    let text = match number.into() {
+        n if n == INFINITY as i64 => "Infinity".to_string(),
+        n if n == -INFINITY as i64 => "-Infinity".to_string(),
+        n => n.to_string(),
+    };
+    Piece::new(&[text.as_bytes(), b","])
 }
 
 /// Which columns a log line has.
@@ -93,24 +93,26 @@ pub struct LogWriter<W: Write> {
     /// Bytes of `buffer` in use.
     filled: usize,
     columns: Columns,
-    /// `<eol>name,` for squares 0-63, then root and pass.
-    names: [Piece; 66],
-    /// `depth,` for depths up to [`DEPTH_TABLE_LIMIT`].
-    depths: Box<[Piece]>,
-    /// `value,` for values from `-VALUE_TABLE_LIMIT` up.
-    values: Box<[Piece]>,
-    /// `Infinity,` and `-Infinity,`.
-    infinities: [Piece; 2],
+    pieces: Pieces,
     line_end: &'static [u8],
     /// Whether any bytes have gone to `out` yet.
     flushed: bool,
     error: Option<io::Error>,
 }
 
-impl<W: Write> LogWriter<W> {
-    /// A writer that starts with `prefix` (the board lines) and then the header.
-    pub fn new(out: W, style: Style, columns: Columns, prefix: &[u8]) -> LogWriter<W> {
-        let line_end = style.line_end.bytes();
+/// The pre-formatted pieces of a line.
+struct Pieces {
+    /// `<eol>name,` for squares 0-63, then root and pass.
+    names: [Piece; 66],
+    /// `depth,` for depths up to [`DEPTH_TABLE_LIMIT`].
+    depths: Box<[Piece]>,
+    /// `value,` for values from `-VALUE_TABLE_LIMIT` up, then `Infinity,` and
+    /// `-Infinity,`.
+    values: Box<[Piece]>,
+}
+
+impl Pieces {
+    fn new(line_end: &[u8]) -> Pieces {
         let mut names = [Piece::new(&[]); 66];
         for (index, name) in names.iter_mut().enumerate().take(64) {
             let cell = [b'a' + (index % 8) as u8, b'1' + (index / 8) as u8];
@@ -118,23 +120,43 @@ impl<W: Write> LogWriter<W> {
         }
         names[64] = Piece::new(&[line_end, b"root,"]);
         names[65] = Piece::new(&[line_end, b"pass,"]);
-        let depths = (0..=DEPTH_TABLE_LIMIT)
-            .map(|d| Piece::new(&[d.to_string().as_bytes(), b","]))
-            .collect();
-        let values = (-VALUE_TABLE_LIMIT..=VALUE_TABLE_LIMIT)
-            .map(|v| Piece::new(&[v.to_string().as_bytes(), b","]))
-            .collect();
-        let infinities =
-            [INFINITY, -INFINITY].map(|v| Piece::new(&[value_text(v).as_bytes(), b","]));
+        Pieces {
+            names,
+            depths: (0..=DEPTH_TABLE_LIMIT).map(number_piece).collect(),
+            values: (-VALUE_TABLE_LIMIT..=VALUE_TABLE_LIMIT)
+                .chain([INFINITY, -INFINITY])
+                .map(number_piece)
+                .collect(),
+        }
+    }
+
+    /// The index in `values` of a value's piece, if the table has one.
+    #[inline(always)]
+    fn value_index(value: i32) -> Option<usize> {
+        let index = value.wrapping_add(VALUE_TABLE_LIMIT) as u32 as usize;
+        let last = 2 * VALUE_TABLE_LIMIT as usize;
+        if index <= last {
+            Some(index)
+        } else if value == INFINITY {
+            Some(last + 1)
+        } else if value == -INFINITY {
+            Some(last + 2)
+        } else {
+            None
+        }
+    }
+}
+
+impl<W: Write> LogWriter<W> {
+    /// A writer that starts with `prefix` (the board lines) and then the header.
+    pub fn new(out: W, style: Style, columns: Columns, prefix: &[u8]) -> LogWriter<W> {
+        let line_end = style.line_end.bytes();
         let mut writer = LogWriter {
             out,
             buffer: vec![0; BUFFER_BYTES + HEADROOM].into_boxed_slice(),
             filled: 0,
             columns,
-            names,
-            depths,
-            values,
-            infinities,
+            pieces: Pieces::new(line_end),
             line_end,
             flushed: false,
             error: None,
@@ -156,21 +178,6 @@ impl<W: Write> LogWriter<W> {
             if self.filled >= BUFFER_BYTES {
                 self.flush_buffer();
             }
-        }
-    }
-
-    /// The piece for a value.
-    #[inline(always)]
-    fn value_piece(&self, value: i32) -> Piece {
-        let index = value.wrapping_add(VALUE_TABLE_LIMIT) as u32;
-        if index <= 2 * VALUE_TABLE_LIMIT as u32 {
-            self.values[index as usize]
-        } else if value == INFINITY {
-            self.infinities[0]
-        } else if value == -INFINITY {
-            self.infinities[1]
-        } else {
-            rare_piece(value)
         }
     }
 
@@ -207,6 +214,32 @@ impl<W: Write> LogWriter<W> {
     }
 }
 
+impl<W: Write> LogWriter<W> {
+    /// A line with a depth or value outside the tables, assembled the slow way.
+    #[cold]
+    fn rare_line(&mut self, name: usize, numbers: &[i64]) {
+        let mut line = self.pieces.names[name].text().to_vec();
+        for &number in numbers {
+            line.extend_from_slice(number_piece(number).text());
+        }
+        line.pop();
+        self.push_bytes(&line);
+    }
+}
+
+/// Copies a whole 16-byte piece to `at` and returns the position after its text.
+///
+/// # Safety
+/// `at` must have 16 writable bytes.
+#[inline(always)]
+unsafe fn put(at: *mut u8, piece: &Piece) -> *mut u8 {
+    // SAFETY: the caller guarantees 16 writable bytes; a piece is 16 bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(piece.0.as_ptr(), at, 16);
+        at.add(piece.len())
+    }
+}
+
 impl<W: Write> Trace for LogWriter<W> {
     #[inline]
     fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
@@ -215,34 +248,103 @@ impl<W: Write> Trace for LogWriter<W> {
             NodeName::Root => 64,
             NodeName::Pass => 65,
         };
-        let depth = match self.depths.get(depth as usize) {
-            Some(&piece) => piece,
-            None => rare_piece(depth),
+        let with_window = self.columns == Columns::ValueAlphaBeta;
+        let indices = (
+            Pieces::value_index(value),
+            Pieces::value_index(alpha),
+            Pieces::value_index(beta),
+        );
+        let (Some(value_at), Some(alpha_at), Some(beta_at), true) =
+            (indices.0, indices.1, indices.2, depth <= DEPTH_TABLE_LIMIT)
+        else {
+            let numbers = [depth as i64, value as i64, alpha as i64, beta as i64];
+            return self.rare_line(name, &numbers[..if with_window { 4 } else { 2 }]);
         };
-        let name = self.names[name];
-        let value = self.value_piece(value);
-        let window = match self.columns {
-            Columns::Value => None,
-            Columns::ValueAlphaBeta => Some((self.value_piece(alpha), self.value_piece(beta))),
-        };
-        // One bounds check for the line: five pieces of at most 15 bytes each fit.
+        let pieces = &self.pieces;
         let line = &mut self.buffer[self.filled..self.filled + 5 * 16];
-        let mut at = 0;
-        let mut put = |piece: Piece| {
-            line[at..at + 16].copy_from_slice(&piece.0);
-            at += piece.len();
+        let start = line.as_mut_ptr();
+        // SAFETY: `line` has room for five whole pieces, and at most five are put.
+        // The indices are in range: `names` has 66 entries, `depths` covers 0 to
+        // DEPTH_TABLE_LIMIT, and `value_index` only returns indices of `values`.
+        let end = unsafe {
+            let mut at = put(start, pieces.names.get_unchecked(name));
+            at = put(at, pieces.depths.get_unchecked(depth as usize));
+            at = put(at, pieces.values.get_unchecked(value_at));
+            if with_window {
+                at = put(at, pieces.values.get_unchecked(alpha_at));
+                at = put(at, pieces.values.get_unchecked(beta_at));
+            }
+            at
         };
-        put(name);
-        put(depth);
-        put(value);
-        if let Some((alpha, beta)) = window {
-            put(alpha);
-            put(beta);
-        }
-        // Take back the comma after the last column.
-        self.filled += at - 1;
+        // Keep the line without the comma after its last column.
+        self.filled += end as usize - start as usize - 1;
         if self.filled >= BUFFER_BYTES {
             self.flush_buffer();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+    use crate::format::LineEnd;
+    use proptest::prelude::*;
+
+    /// The line as `format!` writes it: the obvious, slow reference.
+    fn reference_line(name: NodeName, numbers: &[i64]) -> String {
+        let name = match name {
+            NodeName::Root => "root".to_string(),
+            NodeName::Pass => "pass".to_string(),
+            NodeName::Cell(square) => square.to_string(),
+        };
+        let numbers: Vec<String> = numbers
+            .iter()
+            .map(|&n| match n {
+                n if n == INFINITY as i64 => "Infinity".to_string(),
+                n if n == -INFINITY as i64 => "-Infinity".to_string(),
+                n => n.to_string(),
+            })
+            .collect();
+        format!("\n{name},{}", numbers.join(","))
+    }
+
+    fn values() -> impl Strategy<Value = i32> {
+        prop_oneof![
+            -1100..1100i32,
+            Just(INFINITY),
+            Just(-INFINITY),
+            any::<i32>().prop_filter("not a sentinel", |v| v.abs() != INFINITY),
+        ]
+    }
+
+    fn names() -> impl Strategy<Value = NodeName> {
+        prop_oneof![
+            Just(NodeName::Root),
+            Just(NodeName::Pass),
+            (0u8..64).prop_map(|i| NodeName::Cell(Square::from_index(i))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn lines_match_plain_formatting(
+            lines in prop::collection::vec((names(), 0u32..300, values(), values(), values()), 1..400),
+            alpha_beta in any::<bool>(),
+        ) {
+            let columns = if alpha_beta { Columns::ValueAlphaBeta } else { Columns::Value };
+            let style = Style { line_end: LineEnd::Lf, final_newline: false };
+            let mut writer = LogWriter::new(Vec::new(), style, columns, b"board");
+            let mut expected = format!("board\n{}", String::from_utf8_lossy(columns.header()));
+            for &(name, depth, value, alpha, beta) in &lines {
+                writer.node(name, depth, value, alpha, beta);
+                let numbers = [depth as i64, value as i64, alpha as i64, beta as i64];
+                expected += &reference_line(name, &numbers[..if alpha_beta { 4 } else { 2 }]);
+            }
+            let (bytes, _) = writer.finish(false, |_| {}).unwrap();
+            prop_assert_eq!(String::from_utf8(bytes).unwrap(), expected);
         }
     }
 }
