@@ -187,7 +187,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
         final_newline: args.final_newline,
     };
     if args.output == Path::new("-") {
-        let stdout = io::stdout().lock();
+        let stdout = io::stdout();
         cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
         return Ok(());
     }

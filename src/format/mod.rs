@@ -1,5 +1,6 @@
 //! File formats: what the courses' programs read and write, byte for byte.
 
+pub mod chunks;
 pub mod cs561;
 pub mod uf;
 pub mod york;

@@ -8,8 +8,9 @@
 //! piece's true length, and the next piece overwrites the rest. The trailing comma
 //! of the last column is taken back the same way.
 
-use std::io::{self, Write};
+use std::io;
 
+use crate::format::chunks::Chunks;
 use crate::format::Style;
 use crate::search::{NodeName, Trace, INFINITY};
 
@@ -87,8 +88,8 @@ impl Columns {
 /// Streams the traverse log to `W` (see the module documentation).
 ///
 /// The first I/O error stops all further writes; [`LogWriter::finish`] returns it.
-pub struct LogWriter<W: Write> {
-    out: W,
+pub struct LogWriter<C: Chunks> {
+    out: C,
     buffer: Box<[u8]>,
     /// Bytes of `buffer` in use.
     filled: usize,
@@ -147,9 +148,9 @@ impl Pieces {
     }
 }
 
-impl<W: Write> LogWriter<W> {
+impl<C: Chunks> LogWriter<C> {
     /// A writer that starts with `prefix` (the board lines) and then the header.
-    pub fn new(out: W, style: Style, columns: Columns, prefix: &[u8]) -> LogWriter<W> {
+    pub fn new(out: C, style: Style, columns: Columns, prefix: &[u8]) -> LogWriter<C> {
         let line_end = style.line_end.bytes();
         let mut writer = LogWriter {
             out,
@@ -183,7 +184,7 @@ impl<W: Write> LogWriter<W> {
 
     fn flush_buffer(&mut self) {
         if self.error.is_none() {
-            if let Err(e) = self.out.write_all(&self.buffer[..self.filled]) {
+            if let Err(e) = self.out.submit(&mut self.buffer, self.filled) {
                 self.error = Some(e);
             }
         }
@@ -198,7 +199,7 @@ impl<W: Write> LogWriter<W> {
         mut self,
         final_newline: bool,
         patch: impl FnOnce(&mut [u8]),
-    ) -> io::Result<(W, bool)> {
+    ) -> io::Result<(C::Output, bool)> {
         if final_newline {
             self.push_bytes(self.line_end);
         }
@@ -207,14 +208,16 @@ impl<W: Write> LogWriter<W> {
             patch(&mut self.buffer[..self.filled]);
         }
         self.flush_buffer();
-        match self.error.take() {
+        // The writer's own error, if any, says more than a stopped thread.
+        let out = self.out.close()?;
+        match self.error {
             Some(e) => Err(e),
-            None => Ok((self.out, patched)),
+            None => Ok((out, patched)),
         }
     }
 }
 
-impl<W: Write> LogWriter<W> {
+impl<C: Chunks> LogWriter<C> {
     /// A line with a depth or value outside the tables, assembled the slow way.
     #[cold]
     fn rare_line(&mut self, name: usize, numbers: &[i64]) {
@@ -240,7 +243,7 @@ unsafe fn put(at: *mut u8, piece: &Piece) -> *mut u8 {
     }
 }
 
-impl<W: Write> Trace for LogWriter<W> {
+impl<C: Chunks> Trace for LogWriter<C> {
     #[inline]
     fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
         let name = match name {

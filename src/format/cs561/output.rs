@@ -7,10 +7,12 @@
 //! once without a log to learn the board first.
 
 use std::io::{self, Seek, SeekFrom, Write};
+use std::thread;
 
 use super::input::{Problem, Task};
 use super::log::{Columns, LogWriter};
 use crate::eval::Cs561;
+use crate::format::chunks::Background;
 use crate::format::{LineEnd, Style};
 use crate::search::{search, NoTrace, Outcome, SearchParams};
 
@@ -74,8 +76,9 @@ fn write_board_only<W: Write>(problem: &Problem, style: Style, mut out: W) -> io
 }
 
 /// Solves `problem` and writes the whole output file to `out`, which must start empty
-/// at position 0. Memory stays constant whatever the size of the log.
-pub fn write_output<W: Write + Seek>(
+/// at position 0. Memory stays constant whatever the size of the log; a second thread
+/// writes while the search goes on.
+pub fn write_output<W: Write + Seek + Send>(
     problem: &Problem,
     style: Style,
     out: W,
@@ -84,25 +87,27 @@ pub fn write_output<W: Write + Seek>(
         return write_board_only(problem, style, out);
     };
     let reserved = board_lines(0, 0, style.line_end);
-    let mut log = LogWriter::new(out, style, columns, &reserved);
-    let outcome = search(problem.root(), params(problem), &Cs561, &mut log);
-    let board = next_board_lines(problem, outcome, style.line_end);
-    let (mut out, patched) = log.finish(style.final_newline, |bytes| {
-        bytes[..board.len()].copy_from_slice(&board)
-    })?;
-    if !patched {
-        let end = out.stream_position()?;
-        out.seek(SeekFrom::Start(0))?;
-        out.write_all(&board)?;
-        out.seek(SeekFrom::Start(end))?;
-    }
-    out.flush()?;
-    Ok(outcome)
+    thread::scope(|scope| {
+        let mut log = LogWriter::new(Background::start(scope, out), style, columns, &reserved);
+        let outcome = search(problem.root(), params(problem), &Cs561, &mut log);
+        let board = next_board_lines(problem, outcome, style.line_end);
+        let (mut out, patched) = log.finish(style.final_newline, |bytes| {
+            bytes[..board.len()].copy_from_slice(&board)
+        })?;
+        if !patched {
+            let end = out.stream_position()?;
+            out.seek(SeekFrom::Start(0))?;
+            out.write_all(&board)?;
+            out.seek(SeekFrom::Start(end))?;
+        }
+        out.flush()?;
+        Ok(outcome)
+    })
 }
 
 /// Like [`write_output`] for a writer that cannot seek: searches once without a log
 /// to learn the next board, then streams board and log in order.
-pub fn write_output_stream<W: Write>(
+pub fn write_output_stream<W: Write + Send>(
     problem: &Problem,
     style: Style,
     out: W,
@@ -112,9 +117,10 @@ pub fn write_output_stream<W: Write>(
     };
     let outcome = search(problem.root(), params(problem), &Cs561, &mut NoTrace);
     let board = next_board_lines(problem, outcome, style.line_end);
-    let mut log = LogWriter::new(out, style, columns, &board);
-    search(problem.root(), params(problem), &Cs561, &mut log);
-    let (mut out, _) = log.finish(style.final_newline, |_| {})?;
-    out.flush()?;
-    Ok(outcome)
+    thread::scope(|scope| {
+        let mut log = LogWriter::new(Background::start(scope, out), style, columns, &board);
+        search(problem.root(), params(problem), &Cs561, &mut log);
+        log.finish(style.final_newline, |_| {})?;
+        Ok(outcome)
+    })
 }
