@@ -244,7 +244,7 @@ unsafe fn put(at: *mut u8, piece: &Piece) -> *mut u8 {
 }
 
 impl<C: Chunks> Trace for LogWriter<C> {
-    #[inline]
+    #[inline(always)]
     fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
         let name = match name {
             NodeName::Cell(square) => square.index() as usize,
