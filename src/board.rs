@@ -280,8 +280,14 @@ impl Board {
     /// (who moves next). The move must be legal.
     #[inline]
     pub fn play(self, square: Square) -> Board {
-        let flips = self.flips(square);
+        self.play_flipping(square, self.flips(square))
+    }
+
+    /// [`Board::play`] with the move's flips already known (`self.flips(square)`).
+    #[inline]
+    pub fn play_flipping(self, square: Square, flips: u64) -> Board {
         debug_assert!(flips != 0, "illegal move {square}");
+        debug_assert_eq!(flips, self.flips(square));
         Board {
             own: self.opp & !flips,
             opp: self.own | flips | square.bit(),

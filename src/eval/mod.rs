@@ -3,13 +3,21 @@
 pub mod uf;
 pub mod york;
 
+use crate::board::{Square, Squares};
 use crate::rules::Ending;
 
-/// A static evaluation of a position, seen from the player who owns `max` discs.
+/// A static evaluation of a position, seen from the player who owns `max` discs, that
+/// adds up one weight per disc: plus for MAX's discs, minus for MIN's. Such a score can
+/// be kept up to date move by move instead of recomputed at every leaf.
 pub trait Evaluation {
     /// The score of the position where `max` are the discs of the maximising player and
     /// `min` those of the other.
     fn score(&self, max: u64, min: u64) -> i32;
+
+    /// How much the score rises when the maximising player places a disc on `square`
+    /// and turns the discs `flips` (it falls by as much when the minimising player
+    /// does the same).
+    fn placement_gain(&self, square: Square, flips: u64) -> i32;
 }
 
 /// An evaluation that scores a finished game apart: the search tells it whether the
@@ -32,6 +40,17 @@ pub const CS561_WEIGHTS: [[i32; 8]; 8] = [
     [-8, -24, -4, -3, -3, -4, -24, -8],
     [99, -8, 8, 6, 6, 8, -8, 99],
 ];
+
+/// The CSCI-561 weights by bit index (`row * 8 + col`).
+const CS561_BY_INDEX: [i32; 64] = {
+    let mut table = [0; 64];
+    let mut cell = 0;
+    while cell < 64 {
+        table[cell] = CS561_WEIGHTS[cell / 8][cell % 8];
+        cell += 1;
+    }
+    table
+};
 
 /// The CSCI-561 evaluation E(s): weights under the maximising player's discs minus
 /// weights under the opponent's.
@@ -73,6 +92,13 @@ impl Evaluation for Cs561 {
         }
         total
     }
+
+    #[inline]
+    fn placement_gain(&self, square: Square, flips: u64) -> i32 {
+        let weight = |square: Square| CS561_BY_INDEX[square.index() as usize];
+        // A turned disc leaves MIN's sum and joins MAX's: it counts twice.
+        weight(square) + 2 * Squares(flips).map(weight).sum::<i32>()
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +120,34 @@ mod tests {
         });
         let zeros = 0x0000_0018_1800_0000u64;
         assert_eq!(union, !zeros);
+    }
+
+    #[test]
+    fn placement_gain_is_the_change_of_score() {
+        use crate::board::Geometry;
+        let mut board = Geometry::STANDARD.start();
+        let mut max_to_move = true;
+        // A fixed game: always the last legal move, passing when there is none.
+        for _ in 0..70 {
+            let Some(square) = Squares(board.moves()).last() else {
+                board = board.pass();
+                max_to_move = !max_to_move;
+                continue;
+            };
+            let score = |b: crate::board::Board, max: bool| {
+                if max {
+                    Cs561.score(b.own, b.opp)
+                } else {
+                    Cs561.score(b.opp, b.own)
+                }
+            };
+            let before = score(board, max_to_move);
+            let gain = Cs561.placement_gain(square, board.flips(square));
+            board = board.play(square);
+            let after = score(board, !max_to_move);
+            assert_eq!(after - before, if max_to_move { gain } else { -gain });
+            max_to_move = !max_to_move;
+        }
     }
 
     #[test]

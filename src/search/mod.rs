@@ -131,8 +131,8 @@ pub fn search<E: Evaluation, T: Trace>(
         0,
         PathPasses::default(),
         true,
-        -INFINITY,
-        INFINITY,
+        evaluation.score(board.own, board.opp),
+        (-INFINITY, INFINITY),
     );
     Outcome {
         value,
@@ -164,6 +164,8 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
         }
     }
 
+    /// Searches the node `board` reached as `name`; `score` is its evaluation, kept
+    /// up to date move by move.
     #[allow(clippy::too_many_arguments)]
     fn visit(
         &mut self,
@@ -172,34 +174,34 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
         depth: u32,
         passes: PathPasses,
         max: bool,
-        mut alpha: i32,
-        mut beta: i32,
+        score: i32,
+        (mut alpha, mut beta): (i32, i32),
     ) -> i32 {
         if self.is_leaf(board, depth, passes) {
-            let (max_discs, min_discs) = if max {
-                (board.own, board.opp)
-            } else {
-                (board.opp, board.own)
-            };
-            let value = self.evaluation.score(max_discs, min_discs);
-            self.trace.node(name, depth, value, alpha, beta);
-            return value;
+            self.trace.node(name, depth, score, alpha, beta);
+            return score;
         }
         let mut value = if max { -INFINITY } else { INFINITY };
         self.trace.node(name, depth, value, alpha, beta);
 
         let moves = board.moves();
-        let pass = (moves == 0).then(|| (NodeName::Pass, board.pass()));
-        let placements = Squares(moves).map(|square| (NodeName::Cell(square), board.play(square)));
-        for (child_name, child) in pass.into_iter().chain(placements) {
+        let pass = (moves == 0).then(|| (NodeName::Pass, board.pass(), score));
+        let placements = Squares(moves).map(|square| {
+            let flips = board.flips(square);
+            let gain = self.evaluation.placement_gain(square, flips);
+            let child = board.play_flipping(square, flips);
+            let child_score = if max { score + gain } else { score - gain };
+            (NodeName::Cell(square), child, child_score)
+        });
+        for (child_name, child, child_score) in pass.into_iter().chain(placements) {
             let child_value = self.visit(
                 child,
                 child_name,
                 depth + 1,
                 passes.after(child_name),
                 !max,
-                alpha,
-                beta,
+                child_score,
+                (alpha, beta),
             );
             let improves = if max {
                 child_value > value
