@@ -221,3 +221,70 @@ proptest! {
         check_log_shape(&lines[8..], if dialect == "f2014-2" { 3 } else { 5 })?;
     }
 }
+
+/// Text that looks like an input: the right characters, in lines, with noise.
+fn input_like() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop_oneof![
+            Just(b"X".to_vec()),
+            Just(b"O".to_vec()),
+            Just(b"*".to_vec()),
+            Just(b"\r\n".to_vec()),
+            Just(b"\n".to_vec()),
+            Just(b" ".to_vec()),
+            Just(b"3".to_vec()),
+            Just(b"********".to_vec()),
+            any::<u8>().prop_map(|b| vec![b]),
+        ],
+        0..120,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any bytes give a problem or a typed error, never a panic; and an accepted
+    /// input's board round-trips through the output's board lines.
+    #[test]
+    fn the_parser_never_panics(bytes in prop_oneof![input_like(), prop::collection::vec(any::<u8>(), 0..300)]) {
+        for dialect in [None, Some(Dialect::S2017Jan), Some(Dialect::F2014)] {
+            if let Ok(problem) = cs561::parse(&bytes, dialect) {
+                let lines = cs561::board_lines(problem.x_discs, problem.o_discs, LineEnd::Lf);
+                let reparsed = cs561::parse(format!("X\n1\n{}", String::from_utf8(lines).unwrap()).as_bytes(), None).unwrap();
+                prop_assert_eq!((reparsed.x_discs, reparsed.o_discs), (problem.x_discs, problem.o_discs));
+            }
+        }
+    }
+}
+
+proptest! {
+    /// Blank lines, spaces, tabs, CRLF or LF, a byte-order mark and a final newline
+    /// change nothing.
+    #[test]
+    fn layout_does_not_matter(
+        board in positions(),
+        depth in 0u32..20,
+        o_to_move in any::<bool>(),
+        layout in prop::collection::vec((0usize..3, 0usize..3, 0usize..3, any::<bool>()), 10),
+        bom in any::<bool>(),
+        final_newline in any::<bool>(),
+    ) {
+        let player = if o_to_move { "O" } else { "X" };
+        let tidy = format!("{player}\n{depth}\n{}", common::board_text(board.own, board.opp));
+        let mut messy = if bom { "\u{feff}".to_string() } else { String::new() };
+        for (line, &(blank_before, spaces_before, spaces_after, crlf)) in tidy.lines().zip(&layout) {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            messy += &eol.repeat(blank_before);
+            messy += &" \t".repeat(spaces_before);
+            messy += line;
+            messy += &" ".repeat(spaces_after);
+            messy += eol;
+        }
+        if !final_newline {
+            messy.truncate(messy.trim_end_matches(['\r', '\n']).len());
+        }
+        prop_assert_eq!(cs561::parse(messy.as_bytes(), None), cs561::parse(tidy.as_bytes(), None));
+        prop_assert!(cs561::parse(tidy.as_bytes(), None).is_ok());
+    }
+}
