@@ -3,6 +3,8 @@
 
 CARGO ?= cargo
 EXAMPLE ?= testcases/handout/s2017-example
+TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
+BIN := $(TARGET_DIR)/release/reversi
 
 .PHONY: run test lint bench build
 
@@ -13,7 +15,7 @@ build:
 # fresh folder, output.txt written there; then show it.
 run: build
 	@dir=$$(mktemp -d) && cp $(EXAMPLE)/input.txt $$dir/input.txt && \
-	  (cd $$dir && $(CURDIR)/target/release/reversi) && \
+	  (cd $$dir && $(BIN)) && \
 	  cat $$dir/output.txt && echo && \
 	  if cmp -s $$dir/output.txt $(EXAMPLE)/output.txt; then \
 	    echo "(byte-identical to $(EXAMPLE)/output.txt)"; \
@@ -29,4 +31,4 @@ lint:
 
 bench: build
 	$(CARGO) bench --locked --bench engine
-	scripts/bench-e2e.sh
+	BIN=$(BIN) scripts/bench-e2e.sh
