@@ -1,6 +1,8 @@
 //! The command line as a user meets it: exit codes, messages (snapshots), files
 //! left untouched on failure, and the stdout path.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -197,21 +199,10 @@ fn stdout_and_file_give_identical_bytes() {
 #[test]
 fn stdin_and_line_end_options() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["-i", "-", "-o", "-", "--eol", "lf", "--final-newline"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .current_dir(dir.path())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(START.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_stdin(
+        &["-i", "-", "-o", "-", "--eol", "lf", "--final-newline"],
+        START,
+    );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains('\r'));

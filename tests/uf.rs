@@ -1,9 +1,10 @@
 //! UF CAP4053 example AI: the nine games of testcases/uf/example_vs_example.txt (the
 //! course's own program against itself), and the `reversi uf` command line.
 
+mod common;
+
+use common::with_stdin as reversi;
 use std::fs;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 use reversi::board::Square;
 use reversi::eval::uf::UfExample;
@@ -36,24 +37,6 @@ fn the_nine_games_match_the_course_listing_move_for_move() {
     for (ours, theirs) in ours.iter().zip(&pairs) {
         pretty_assertions::assert_eq!(ours, theirs);
     }
-}
-
-/// Runs the binary with `args`, `stdin` as its standard input.
-fn reversi(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]

@@ -1,10 +1,13 @@
 //! York EECS 3401 A4: SPEC.md's table (testcases/york/expected.tsv), alpha-beta
 //! against minimax, and the `reversi york` command line.
 
+mod common;
+
+use common::with_stdin as reversi;
 use std::fs;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 use reversi::board::Square;
@@ -73,24 +76,6 @@ fn search_with(
         pruning,
     };
     mmeval(Rules::YORK, position, params, &heuristic, &mut |_| {})
-}
-
-/// Runs the binary with `args`, `stdin` as its standard input.
-fn reversi(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]

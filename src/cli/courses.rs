@@ -2,23 +2,18 @@
 //! telling their bad-input errors (exit 2) from I/O failures.
 
 use std::error::Error as StdError;
-use std::fs::File;
-use std::io::{self, Read};
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use thiserror::Error;
 
-use super::display_name;
+use super::{display_name, read_input};
 use crate::format::cs561::MAX_INPUT_BYTES;
 use crate::format::{uf, york};
 
 /// A board file that cannot be a board, whatever the course (exit 2).
 #[derive(Debug, Error)]
 pub(super) enum CourseInputError {
-    /// The board file does not exist.
-    #[error("no such file")]
-    MissingFile,
     /// Over the size limit.
     #[error("the file is larger than {MAX_INPUT_BYTES} bytes; a board is a few short lines")]
     TooLarge,
@@ -38,21 +33,7 @@ pub(super) enum CourseInputError {
 
 /// Reads the board file `path` (`-`: standard input) as text; errors name the file.
 pub(super) fn read_board_text(path: &Path) -> Result<String> {
-    let mut bytes = Vec::new();
-    // One byte more than the limit tells a file that is too large without reading it.
-    let limit = MAX_INPUT_BYTES as u64 + 1;
-    let read = if path == Path::new("-") {
-        io::stdin().lock().take(limit).read_to_end(&mut bytes)
-    } else {
-        match File::open(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(CourseInputError::MissingFile).context(display_name(path));
-            }
-            Err(e) => Err(e),
-            Ok(file) => file.take(limit).read_to_end(&mut bytes),
-        }
-    };
-    read.with_context(|| format!("cannot read {}", display_name(path)))?;
+    let bytes = read_input(path, "")?;
     let checked = if bytes.len() > MAX_INPUT_BYTES {
         Err(CourseInputError::TooLarge)
     } else {

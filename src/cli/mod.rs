@@ -102,8 +102,8 @@ enum EolArg {
 /// Failures that the user fixes by changing the input or the arguments (exit 2).
 #[derive(Debug, Error)]
 enum UsageError {
-    #[error("{path}: no such file (name another input with -i PATH)")]
-    MissingInput { path: String },
+    #[error("{path}: no such file{hint}")]
+    MissingInput { path: String, hint: &'static str },
 }
 
 /// Runs the program on the process's arguments and returns its exit status.
@@ -152,9 +152,10 @@ fn display_name(path: &Path) -> String {
     }
 }
 
-/// Reads at most one byte more than [`MAX_INPUT_BYTES`], so that the parser can
-/// refuse a huge file without it being read whole.
-fn read_input(path: &Path) -> Result<Vec<u8>> {
+/// Reads `path` (`-`: standard input), at most one byte more than
+/// [`MAX_INPUT_BYTES`], so that a parser can refuse a huge file without it being read
+/// whole. A missing file is bad input (exit 2); `hint` follows its message.
+fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     let limit = MAX_INPUT_BYTES as u64 + 1;
     let result = if path == Path::new("-") {
@@ -164,6 +165,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(UsageError::MissingInput {
                     path: display_name(path),
+                    hint,
                 }
                 .into())
             }
@@ -176,7 +178,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
 }
 
 fn solve(args: &SolveArgs) -> Result<()> {
-    let bytes = read_input(&args.input)?;
+    let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
     let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = Style {

@@ -33,3 +33,13 @@ pub struct Style {
     /// End the last line too (the official files do not).
     pub final_newline: bool,
 }
+
+/// An error found on a line of a text file; `line` counts from 1.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct LineError<K: std::error::Error> {
+    /// The line where the problem was found.
+    pub line: usize,
+    /// What was wrong.
+    pub kind: K,
+}

@@ -6,6 +6,8 @@ use std::fmt::{self, Write as _};
 
 use thiserror::Error;
 
+use super::LineError;
+
 use crate::board::Square;
 use crate::rules::{Color, Position};
 use crate::search::york::{Visit, YorkMove, YorkOutcome};
@@ -13,15 +15,8 @@ use crate::search::york::{Visit, YorkMove, YorkOutcome};
 /// Cells per row and rows per board.
 pub const SIZE: usize = 6;
 
-/// Why a board was refused; `line` counts from 1.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("line {line}: {kind}")]
-pub struct BoardError {
-    /// The line where the problem was found.
-    pub line: usize,
-    /// What was wrong.
-    pub kind: BoardErrorKind,
-}
+/// Why a board was refused, and on which line.
+pub type BoardError = LineError<BoardErrorKind>;
 
 /// What was wrong with a board.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -3,6 +3,9 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
 use reversi::board::Board;
 
 /// The 8 directions as (row step, column step).
@@ -104,4 +107,22 @@ pub fn board_text(x: u64, o: u64) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Runs the binary with `args` and `stdin` as its standard input; collects its output.
+pub fn with_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }
