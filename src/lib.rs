@@ -1,6 +1,6 @@
 //! `reversi`: a reference solver and grading kit for Othello/Reversi search homework.
 //!
-//! Layers, each using only those below it: [`cli`] -> [`format`] -> [`search`] ->
+//! Layers, each using only those below it: [`cli`] -> [`format`](mod@format) -> [`search`] ->
 //! [`eval`] -> [`rules`] -> [`board`].
 
 pub mod board;
