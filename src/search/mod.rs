@@ -194,15 +194,23 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
             (NodeName::Cell(square), child, child_score)
         });
         for (child_name, child, child_score) in pass.into_iter().chain(placements) {
-            let child_value = self.visit(
-                child,
-                child_name,
-                depth + 1,
-                passes.after(child_name),
-                !max,
-                child_score,
-                (alpha, beta),
-            );
+            // Children at the cut-off depth are leaves whatever the rule: they are
+            // printed here, saving a call per leaf.
+            let child_value = if depth + 1 >= self.params.depth {
+                self.trace
+                    .node(child_name, depth + 1, child_score, alpha, beta);
+                child_score
+            } else {
+                self.visit(
+                    child,
+                    child_name,
+                    depth + 1,
+                    passes.after(child_name),
+                    !max,
+                    child_score,
+                    (alpha, beta),
+                )
+            };
             let improves = if max {
                 child_value > value
             } else {
