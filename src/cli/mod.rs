@@ -7,6 +7,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod grader;
+
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use thiserror::Error;
@@ -57,6 +59,9 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
         size: u8,
     },
+    /// Compare an output file with the expected one and explain the first difference
+    /// (exit 0 identical, 1 different, 2 bad arguments).
+    Check(grader::CheckArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -99,6 +104,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.is::<grader::Failed>() => ExitCode::from(1),
         Err(error) => {
             eprintln!("reversi: {error:#}");
             ExitCode::from(exit_status(&error))
@@ -108,9 +114,11 @@ pub fn main() -> ExitCode {
 
 /// 2 for bad input or arguments, 1 for anything else (I/O).
 fn exit_status(error: &anyhow::Error) -> u8 {
-    let bad_input = error
-        .chain()
-        .any(|cause| cause.is::<InputError>() || cause.is::<UsageError>());
+    let bad_input = error.chain().any(|cause| {
+        cause.is::<InputError>()
+            || cause.is::<UsageError>()
+            || cause.is::<grader::GraderUsageError>()
+    });
     if bad_input {
         2
     } else {
@@ -127,6 +135,7 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("{}", perft(geometry.start(), geometry, depth));
             Ok(())
         }
+        Some(Command::Check(args)) => grader::check(&args),
     }
 }
 
@@ -197,7 +206,9 @@ fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) ->
     // A temporary file is private (0600): give the result the permissions of the
     // file it replaces, or the usual ones of a new file.
     match fs::metadata(path) {
-        Ok(existing) => temporary.as_file().set_permissions(existing.permissions())?,
+        Ok(existing) => temporary
+            .as_file()
+            .set_permissions(existing.permissions())?,
         Err(_) => set_new_file_permissions(temporary.as_file())?,
     }
     temporary.as_file_mut().flush()?;

@@ -1,0 +1,9 @@
+//! Tools for people who grade the homework: compare output files and explain the
+//! difference ([`check`]), run folders of cases against our solver or a student's
+//! program ([`batch`]), make new cases ([`gen`]) and draw the search tree ([`tree`]).
+//!
+//! Solving goes through [`crate::format::cs561`] like the plain solver, so every
+//! tool agrees with it byte for byte.
+
+pub mod check;
+pub mod log;

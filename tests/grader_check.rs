@@ -1,0 +1,242 @@
+//! `reversi check`: one snapshot per known mistake, each made by changing a correct
+//! output file the way students' programs get it wrong.
+
+use std::fs;
+
+use reversi::board::Square;
+use reversi::eval::{Cs561, Evaluation};
+use reversi::format::cs561::{self, board_lines, Columns, LogWriter, Player};
+use reversi::format::{LineEnd, Style};
+use reversi::grader::check::{check, Mistake, Report};
+use reversi::search::{search, SearchParams};
+
+fn case(path: &str) -> Vec<u8> {
+    fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn handout() -> Vec<u8> {
+    case("handout/s2017-example/output.txt")
+}
+
+/// Replaces the first line equal to `from` (without its line end) by `to`.
+fn replace_line(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == from)
+        .expect("line to replace");
+    let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    out[at] = to.to_string();
+    out.join("\r\n").into_bytes()
+}
+
+/// Checks, asserts the mistake found, and returns the words for the snapshot.
+fn explain(expected: &[u8], actual: &[u8], mistake: Option<Mistake>) -> String {
+    let report: Report = check(expected, actual, false);
+    assert!(!report.passed());
+    assert_eq!(report.difference.as_ref().unwrap().mistake, mistake);
+    report.to_string()
+}
+
+#[test]
+fn identical_files() {
+    let report = check(&handout(), &handout(), false);
+    assert!(report.identical && report.passed());
+    insta::assert_snapshot!(report.to_string(), @"identical (703 bytes)");
+}
+
+#[test]
+fn lf_instead_of_crlf() {
+    let lf = String::from_utf8(handout()).unwrap().replace("\r\n", "\n");
+    insta::assert_snapshot!(explain(&handout(), lf.as_bytes(), Some(Mistake::LineEnds)));
+}
+
+#[test]
+fn final_newline_added() {
+    let mut actual = handout();
+    actual.extend_from_slice(b"\r\n");
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::FinalNewline)));
+}
+
+#[test]
+fn trailing_spaces() {
+    let actual = replace_line(&handout(), "***XX***", "***XX***  ");
+    insta::assert_snapshot!(explain(
+        &handout(),
+        &actual,
+        Some(Mistake::TrailingWhitespace)
+    ));
+}
+
+#[test]
+fn float_values() {
+    let actual = replace_line(&handout(), "c5,2,0,-Infinity,-3", "c5,2,0.0,-Infinity,-3");
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::FloatValues)));
+}
+
+#[test]
+fn alpha_beta_updated_at_cutoff() {
+    // The handout's own typo: c4,1,-3,-3,-3 for c4,1,-3,-3,Infinity.
+    let actual = replace_line(&handout(), "c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::UpdatedAtCutoff)));
+}
+
+#[test]
+fn missing_pass_node() {
+    // The older end rule applied to a revised case: c4 becomes a leaf, no pass below.
+    let expected = case("cs561/s2017/case1/output.txt");
+    let actual = case("cs561/s2017-jan/case1/output.txt");
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::MissingPass)));
+}
+
+#[test]
+fn missing_pass_at_the_root() {
+    // Game over at the root under the older rule; the revised rule passes twice.
+    let expected = case("cs561/s2017/case2/output.txt");
+    let actual = case("cs561/s2017-jan/case2/output.txt");
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::MissingPass)));
+}
+
+#[test]
+fn extra_pass_node() {
+    let expected = case("cs561/s2017-jan/case1/output.txt");
+    let actual = case("cs561/s2017/case1/output.txt");
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::ExtraPass)));
+}
+
+#[test]
+fn pruning_too_early() {
+    // f5 (MIN) returns after f4 although 0 > alpha -3: no cut-off yet.
+    let text = String::from_utf8(handout()).unwrap();
+    let wrong = text.replace(
+        "f5,1,0,-3,0\r\nd6,2,0,-3,0\r\nf5,1,0,-3,0\r\nf6,2,-3,-3,0\r\nf5,1,-3,-3,0\r\nroot,0,-3,-3,Infinity",
+        "f5,1,0,-3,Infinity\r\nroot,0,-3,-3,Infinity",
+    );
+    assert_ne!(wrong, text);
+    insta::assert_snapshot!(explain(
+        &handout(),
+        wrong.as_bytes(),
+        Some(Mistake::PrunedTooEarly)
+    ));
+}
+
+#[test]
+fn pruning_too_late() {
+    // c4 (MIN) reaches -3 <= alpha -3 after c3: a program that prunes only on `<`
+    // updates beta and goes on to c4's next legal move.
+    let problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
+    let after_c4 = problem.root().play(Square::new(3, 2));
+    let next = reversi::board::Squares(after_c4.moves()).nth(1).unwrap();
+    let text = String::from_utf8(handout()).unwrap();
+    let wrong = text.replacen(
+        "c4,1,-3,-3,Infinity\r\n",
+        &format!("c4,1,-3,-3,-3\r\n{next},2,0,-3,-3\r\nc4,1,-3,-3,-3\r\n"),
+        1,
+    );
+    insta::assert_snapshot!(explain(
+        &handout(),
+        wrong.as_bytes(),
+        Some(Mistake::PrunedTooLate)
+    ));
+}
+
+/// E(s) counted for the opponent of the player on the input.
+struct OpponentView;
+
+impl Evaluation for OpponentView {
+    fn score(&self, max: u64, min: u64) -> i32 {
+        Cs561.score(min, max)
+    }
+}
+
+#[test]
+fn wrong_root_player_as_max() {
+    // A whole output made with the evaluation from the other player's view.
+    let problem = cs561::parse(&case("cs561/s2017/case3/input.txt"), None).unwrap();
+    let params = SearchParams {
+        depth: problem.depth,
+        leaf_rule: problem.dialect.leaf_rule(),
+        pruning: true,
+    };
+    let mut log = LogWriter::new(Vec::new(), Style::default(), Columns::ValueAlphaBeta, &[]);
+    let outcome = search(problem.root(), params, &OpponentView, &mut log);
+    let (log, _) = log.finish(false, |_| {}).unwrap();
+    let next = outcome.next_board(problem.root());
+    let (x, o) = match problem.player {
+        Player::X => (next.own, next.opp),
+        Player::O => (next.opp, next.own),
+    };
+    let mut actual = board_lines(x, o, LineEnd::Crlf);
+    actual.extend_from_slice(&log);
+    let expected = case("cs561/s2017/case3/output.txt");
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::WrongRootPlayer)));
+}
+
+#[test]
+fn root_searched_as_min() {
+    let expected = case("cs561/s2017/case1/output.txt");
+    let actual = replace_line(
+        &expected,
+        "root,0,-Infinity,-Infinity,Infinity",
+        "root,0,Infinity,-Infinity,Infinity",
+    );
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::WrongRootPlayer)));
+}
+
+#[test]
+fn last_instead_of_first_tied_move() {
+    // a6 and f6 both score 106; the next board must be the one after a6.
+    let problem = cs561::parse(&case("cs561/s2017/case4/input.txt"), None).unwrap();
+    let after_f6 = problem.root().play(Square::new(5, 5));
+    let board = board_lines(after_f6.opp, after_f6.own, LineEnd::Crlf);
+    let expected = case("cs561/s2017/case4/output.txt");
+    let mut actual = board;
+    actual.extend_from_slice(&expected[board_lines(0, 0, LineEnd::Crlf).len()..]);
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::LastTiedMove)));
+}
+
+#[test]
+fn wrong_flips_on_the_next_board() {
+    // The right move, d3, without flipping d4.
+    let actual = replace_line(&handout(), "***XX***", "***OX***");
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::WrongBoard)));
+}
+
+#[test]
+fn file_ends_early() {
+    let text = String::from_utf8(handout()).unwrap();
+    let cut = text.rfind("\r\n").unwrap();
+    insta::assert_snapshot!(explain(
+        &handout(),
+        &text.as_bytes()[..cut],
+        Some(Mistake::MissingLines)
+    ));
+}
+
+#[test]
+fn lines_after_the_end() {
+    let mut actual = handout();
+    actual.extend_from_slice(b"\r\ne6,1,-3,-3,0");
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::ExtraLines)));
+}
+
+#[test]
+fn lenient_accepts_what_strict_refuses() {
+    let loose = String::from_utf8(handout())
+        .unwrap()
+        .replace("\r\n", "  \n")
+        + "\n\n";
+    let strict = check(&handout(), loose.as_bytes(), false);
+    assert!(!strict.passed() && strict.lenient_identical);
+    let lenient = check(&handout(), loose.as_bytes(), true);
+    assert!(lenient.passed() && !lenient.identical);
+    insta::assert_snapshot!(lenient.to_string());
+}
+
+#[test]
+fn lenient_still_sees_a_wrong_value() {
+    let actual = replace_line(&handout(), "c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
+    let report = check(&handout(), &actual, true);
+    assert!(!report.passed() && !report.lenient_identical);
+}
