@@ -1,12 +1,21 @@
 //! The grader tools' command lines: `check`, `batch`, `gen` and `tree`.
 
 use std::fs;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use clap::Args;
+use clap::{Args, Parser, ValueEnum};
 use thiserror::Error;
 
+use super::{DialectArg, EolArg, SolveArgs};
+use crate::format::cs561::Dialect;
+use crate::format::LineEnd;
+use crate::grader::batch::{
+    self, find_cases, ArgsSyntax, BatchOptions, CaseOptions, Runner, Summary, Verdict,
+};
 use crate::grader::check;
 
 /// Arguments of `reversi check`.
@@ -62,6 +71,205 @@ pub fn check(args: &CheckArgs) -> Result<()> {
         print!("{report}");
     }
     if report.passed() {
+        Ok(())
+    } else {
+        Err(Failed.into())
+    }
+}
+
+/// Arguments of `reversi batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// The folder of cases: folders with input.txt and output.txt (and optionally an
+    /// `args` file of solver flags), or NAME.in and NAME.out pairs.
+    dir: PathBuf,
+    /// Run this shell command as the student's program instead of our solver: in a
+    /// fresh folder holding only input.txt, it must write output.txt there. Relative
+    /// paths in it are taken from that folder, so give absolute ones.
+    #[arg(long, value_name = "COMMAND")]
+    against: Option<String>,
+    /// Time limit of each run of --against, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    timeout: Duration,
+    /// Compare as the Fall 2014 grader did (see `reversi check --lenient`).
+    #[arg(long)]
+    lenient: bool,
+    /// Print the results as JSON instead of rows.
+    #[arg(long)]
+    json: bool,
+    /// Cases run at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+}
+
+fn parse_seconds(text: &str) -> std::result::Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number of seconds; found {text:?}"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "expected a number of seconds above 0; found {text:?}"
+        ))
+    }
+}
+
+/// A case folder's `args` file: the solver's own flags.
+#[derive(Debug, Parser)]
+#[command(name = "args", no_binary_name = true, disable_help_flag = true)]
+struct ArgsFile {
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+/// The solver's flags as the syntax of `args` files.
+struct SolverFlags;
+
+impl From<Dialect> for DialectArg {
+    fn from(dialect: Dialect) -> DialectArg {
+        match dialect {
+            Dialect::S2017 => DialectArg::S2017,
+            Dialect::S2017Jan => DialectArg::S2017Jan,
+            Dialect::F2014 => DialectArg::F2014,
+        }
+    }
+}
+
+fn flag_value(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
+}
+
+impl ArgsSyntax for SolverFlags {
+    fn parse(&self, text: &str) -> std::result::Result<CaseOptions, String> {
+        let file = ArgsFile::try_parse_from(text.split_whitespace()).map_err(|e| {
+            let message = e.to_string();
+            message
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_string()
+        })?;
+        if file.solve.input != Path::new("input.txt")
+            || file.solve.output != Path::new("output.txt")
+        {
+            return Err("an args file holds only --dialect, --eol and --final-newline".into());
+        }
+        Ok(CaseOptions {
+            dialect: file.solve.dialect.map(Dialect::from),
+            style: file.solve.style(),
+        })
+    }
+
+    fn render(&self, options: &CaseOptions) -> String {
+        let mut flags = Vec::new();
+        if let Some(dialect) = options.dialect {
+            flags.push(format!(
+                "--dialect {}",
+                flag_value(DialectArg::from(dialect))
+            ));
+        }
+        if options.style.line_end == LineEnd::Lf {
+            flags.push(format!("--eol {}", flag_value(EolArg::Lf)));
+        }
+        if options.style.final_newline {
+            flags.push("--final-newline".into());
+        }
+        flags.join(" ")
+    }
+}
+
+/// Draws `done/total` on stderr once the batch has run for a second, if stderr is a
+/// terminal; [`Progress::clear`] wipes it.
+struct Progress {
+    start: Instant,
+    shown: bool,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            start: Instant::now(),
+            shown: false,
+            enabled: io::stderr().is_terminal(),
+        }
+    }
+
+    fn draw(&mut self, done: usize, total: usize) {
+        if !self.enabled || self.start.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        const WIDTH: usize = 30;
+        let filled = WIDTH * done / total.max(1);
+        eprint!(
+            "\r[{}{}] {done}/{total} cases",
+            "#".repeat(filled),
+            "-".repeat(WIDTH - filled)
+        );
+        self.shown = true;
+    }
+
+    fn clear(&self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+/// `reversi batch DIR`: prints a row per case and a summary; [`Failed`] if any
+/// case did not pass.
+pub fn batch(args: &BatchArgs) -> Result<()> {
+    let cases = find_cases(&args.dir)?;
+    let runner = match &args.against {
+        Some(command) => Runner::Program {
+            command: command.clone(),
+            timeout: args.timeout,
+        },
+        None => Runner::Solver(&SolverFlags),
+    };
+    let jobs = match args.jobs {
+        Some(jobs) => usize::from(jobs),
+        None => thread::available_parallelism().map_or(1, usize::from),
+    };
+    let options = BatchOptions {
+        runner,
+        lenient: args.lenient,
+        jobs,
+    };
+    let mut progress = Progress::new();
+    let results = batch::run(&cases, &options, &mut |done, total| {
+        progress.draw(done, total)
+    });
+    progress.clear();
+    let summary = Summary::of(&results);
+    if args.json {
+        let report = serde_json::json!({ "summary": summary, "cases": results });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let width = results.iter().map(|r| r.case.len()).max().unwrap_or(0);
+        for result in &results {
+            let row = format!(
+                "{:<10} {:<width$}  {}",
+                result.verdict.word(),
+                result.case,
+                result.detail
+            );
+            println!("{}", row.trim_end());
+            let failed = result.verdict != Verdict::Pass;
+            if let Some(report) = result.report.as_ref().filter(|_| failed) {
+                for line in report.to_string().lines() {
+                    println!("    {line}");
+                }
+            }
+        }
+        println!("{summary}");
+    }
+    if summary.all_passed() {
         Ok(())
     } else {
         Err(Failed.into())

@@ -49,6 +49,19 @@ struct SolveArgs {
     final_newline: bool,
 }
 
+impl SolveArgs {
+    /// The byte form these flags ask for.
+    fn style(&self) -> Style {
+        Style {
+            line_end: match self.eol {
+                EolArg::Crlf => LineEnd::Crlf,
+                EolArg::Lf => LineEnd::Lf,
+            },
+            final_newline: self.final_newline,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
@@ -62,6 +75,9 @@ enum Command {
     /// Compare an output file with the expected one and explain the first difference
     /// (exit 0 identical, 1 different, 2 bad arguments).
     Check(grader::CheckArgs),
+    /// Solve every case under a folder (or run a student's program on each) and
+    /// compare with the expected outputs; exit 1 if any case fails.
+    Batch(grader::BatchArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -117,6 +133,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
     let bad_input = error.chain().any(|cause| {
         cause.is::<InputError>()
             || cause.is::<UsageError>()
+            || cause.is::<crate::grader::batch::BatchError>()
             || cause.is::<grader::GraderUsageError>()
     });
     if bad_input {
@@ -136,6 +153,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Some(Command::Check(args)) => grader::check(&args),
+        Some(Command::Batch(args)) => grader::batch(&args),
     }
 }
 
@@ -174,13 +192,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
     let bytes = read_input(&args.input)?;
     let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
-    let style = Style {
-        line_end: match args.eol {
-            EolArg::Crlf => LineEnd::Crlf,
-            EolArg::Lf => LineEnd::Lf,
-        },
-        final_newline: args.final_newline,
-    };
+    let style = args.style();
     if args.output == Path::new("-") {
         let stdout = io::stdout().lock();
         cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;

@@ -720,7 +720,14 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
                 ),
             );
         }
-        if e.value() == a.value() {
+        let updated = |x: &Entry| {
+            if x.is_max() {
+                x.alpha() == x.value()
+            } else {
+                x.beta() == x.value()
+            }
+        };
+        if e.value() == a.value() && updated(a) && !updated(e) {
             return (
                 Some(Mistake::UpdatedAtCutoff),
                 format!(

@@ -5,5 +5,6 @@
 //! Solving goes through [`crate::format::cs561`] like the plain solver, so every
 //! tool agrees with it byte for byte.
 
+pub mod batch;
 pub mod check;
 pub mod log;
