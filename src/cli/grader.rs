@@ -17,6 +17,7 @@ use crate::grader::batch::{
     self, find_cases, ArgsSyntax, BatchOptions, CaseOptions, Runner, Summary, Verdict,
 };
 use crate::grader::check;
+use crate::grader::gen::{self, Category, GenOptions};
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -41,6 +42,12 @@ pub enum GraderUsageError {
     #[error("{path}: no such file")]
     MissingFile {
         /// The path as given.
+        path: String,
+    },
+    /// `gen --out` names a folder that already holds files.
+    #[error("{path}: the folder is not empty; name a new or empty folder with --out")]
+    OutNotEmpty {
+        /// The folder as given.
         path: String,
     },
 }
@@ -274,4 +281,89 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     } else {
         Err(Failed.into())
     }
+}
+
+/// Arguments of `reversi gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// How many cases to write.
+    #[arg(long, value_name = "N")]
+    count: usize,
+    /// The seed: the same seed and options give the same files.
+    #[arg(long, value_name = "S")]
+    seed: u64,
+    /// The folder to write the cases to (new, or empty).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Kinds of position, taken in turn (repeat, or separate with commas)
+    /// [default: all].
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "CATEGORY")]
+    category: Vec<Category>,
+    /// The most traverse-log lines a case may have.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_lines: u64,
+    /// The homework release of the inputs (f2014: task 3, alpha-beta).
+    #[arg(long, value_enum, default_value_t = DialectArg::S2017)]
+    dialect: DialectArg,
+    /// Line ends of inputs and outputs.
+    #[arg(long, value_enum, default_value_t = EolArg::Crlf)]
+    eol: EolArg,
+    /// End the last line of inputs and outputs too (the official files do not).
+    #[arg(long)]
+    final_newline: bool,
+}
+
+/// `reversi gen`: writes the cases and prints one line for each.
+pub fn gen(args: &GenArgs) -> Result<()> {
+    let not_empty = fs::read_dir(&args.out).is_ok_and(|mut entries| entries.next().is_some());
+    if not_empty || args.out.is_file() {
+        return Err(GraderUsageError::OutNotEmpty {
+            path: args.out.display().to_string(),
+        }
+        .into());
+    }
+    let style = SolveArgs {
+        input: PathBuf::new(),
+        output: PathBuf::new(),
+        dialect: None,
+        eol: args.eol,
+        final_newline: args.final_newline,
+    }
+    .style();
+    let options = GenOptions {
+        count: args.count,
+        seed: args.seed,
+        categories: args.category.clone(),
+        dialect: args.dialect.into(),
+        style,
+        max_lines: args.max_lines,
+    };
+    let cases = gen::generate(&options, &SolverFlags)?;
+    let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    for case in &cases {
+        let folder = args.out.join(&case.name);
+        fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        let mut files = vec![
+            ("input.txt", &case.input[..]),
+            ("output.txt", &case.output[..]),
+        ];
+        if !case.args.is_empty() {
+            files.push(("args", case.args.as_bytes()));
+        }
+        for (name, bytes) in files {
+            let path = folder.join(name);
+            fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        println!(
+            "{:<width$}  {} to move, depth {}, {} log line{}",
+            case.name,
+            char::from(case.player.symbol()),
+            case.depth,
+            case.log_lines,
+            if case.log_lines == 1 { "" } else { "s" }
+        );
+    }
+    println!("{} cases written to {}", cases.len(), args.out.display());
+    Ok(())
 }

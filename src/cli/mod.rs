@@ -78,6 +78,9 @@ enum Command {
     /// Solve every case under a folder (or run a student's program on each) and
     /// compare with the expected outputs; exit 1 if any case fails.
     Batch(grader::BatchArgs),
+    /// Write new cases (input.txt and our output.txt) from random legal playouts,
+    /// reproducible from the seed.
+    Gen(grader::GenArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -134,6 +137,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
         cause.is::<InputError>()
             || cause.is::<UsageError>()
             || cause.is::<crate::grader::batch::BatchError>()
+            || cause.is::<crate::grader::gen::GenError>()
             || cause.is::<grader::GraderUsageError>()
     });
     if bad_input {
@@ -154,6 +158,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
+        Some(Command::Gen(args)) => grader::gen(&args),
     }
 }
 

@@ -7,4 +7,5 @@
 
 pub mod batch;
 pub mod check;
+pub mod gen;
 pub mod log;

@@ -35,7 +35,8 @@ pub fn board_lines(x_discs: u64, o_discs: u64, line_end: LineEnd) -> Vec<u8> {
     out
 }
 
-fn params(problem: &Problem) -> SearchParams {
+/// How `problem` is searched: its depth, its dialect's leaf rule, pruning unless minimax.
+pub fn params(problem: &Problem) -> SearchParams {
     SearchParams {
         depth: problem.depth,
         leaf_rule: problem.dialect.leaf_rule(),
