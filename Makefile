@@ -4,7 +4,7 @@
 CARGO ?= cargo
 EXAMPLE ?= testcases/handout/s2017-example
 
-.PHONY: run test lint bench build
+.PHONY: run test lint bench build tree-screenshot
 
 build:
 	$(CARGO) build --release --locked
@@ -30,3 +30,20 @@ lint:
 bench: build
 	$(CARGO) bench --locked --bench engine
 	scripts/bench-e2e.sh
+
+# Draw the alpha-beta tree of an input as HTML, then screenshot it with headless
+# Chromium (installed from Debian's packages if missing; needs root for that).
+# Not part of `make test`: look at target/tree/tree.png.
+TREE_INPUT ?= testcases/handout/s2017-example/input.txt
+tree-screenshot:
+	$(CARGO) build --locked
+	mkdir -p target/tree
+	./target/debug/reversi tree $(TREE_INPUT) -o target/tree/tree.html
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	profile=$$(mktemp -d) && \
+	  chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+	    --disable-component-update --disable-sync --no-first-run --user-data-dir=$$profile \
+	    --window-size=1280,900 --screenshot=$(CURDIR)/target/tree/tree.png \
+	    file://$(CURDIR)/target/tree/tree.html; \
+	  status=$$?; rm -rf $$profile; exit $$status
+	@echo "wrote target/tree/tree.html and target/tree/tree.png"

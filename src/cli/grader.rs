@@ -11,6 +11,7 @@ use clap::{Args, Parser, ValueEnum};
 use thiserror::Error;
 
 use super::{DialectArg, EolArg, SolveArgs};
+use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
 use crate::grader::batch::{
@@ -18,6 +19,7 @@ use crate::grader::batch::{
 };
 use crate::grader::check;
 use crate::grader::gen::{self, Category, GenOptions};
+use crate::grader::tree::{self as picture, RootPosition, Tree};
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -44,6 +46,9 @@ pub enum GraderUsageError {
         /// The path as given.
         path: String,
     },
+    /// `tree` was given neither an input nor a log.
+    #[error("name an input file, a log (--log PATH), or both")]
+    NothingToDraw,
     /// `gen --out` names a folder that already holds files.
     #[error("{path}: the folder is not empty; name a new or empty folder with --out")]
     OutNotEmpty {
@@ -364,6 +369,76 @@ pub fn gen(args: &GenArgs) -> Result<()> {
             if case.log_lines == 1 { "" } else { "s" }
         );
     }
-    println!("{} cases written to {}", cases.len(), args.out.display());
+    let noun = if cases.len() == 1 { "case" } else { "cases" };
+    println!("{} {noun} written to {}", cases.len(), args.out.display());
     Ok(())
+}
+
+/// Arguments of `reversi tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// The input to solve and draw; with --log, only its board is used (to show
+    /// the board at every node and name pruned moves).
+    input: Option<PathBuf>,
+    /// Draw this output file's log (a student's, say) instead of solving the input.
+    #[arg(long, value_name = "PATH")]
+    log: Option<PathBuf>,
+    /// The homework release of the input [default: told by the input].
+    #[arg(long, value_enum)]
+    dialect: Option<DialectArg>,
+    /// Draw nodes down to this depth; deeper ones are counted on their ancestor.
+    #[arg(long, value_name = "DEPTH", default_value_t = 4)]
+    collapse_below: u32,
+    /// The HTML file to write; `-` writes standard output.
+    #[arg(short, long, value_name = "PATH", default_value = "tree.html")]
+    output: PathBuf,
+    /// Print the tree as indented text on standard output instead of HTML.
+    #[arg(long)]
+    text: bool,
+}
+
+/// `reversi tree`: writes the page (or prints the outline).
+pub fn tree(args: &TreeArgs) -> Result<()> {
+    let problem = match &args.input {
+        Some(path) => {
+            let bytes = read(path)?;
+            let dialect = args.dialect.map(Dialect::from);
+            Some(cs561::parse(&bytes, dialect).with_context(|| path.display().to_string())?)
+        }
+        None => None,
+    };
+    let (output, title) = match (&args.log, &problem) {
+        (Some(log), _) => (read(log)?, format!("Traverse log of {}", log.display())),
+        (None, Some(problem)) => {
+            let input = args.input.as_deref().unwrap_or(Path::new("input"));
+            let bytes = batch::solve_problem(problem, crate::format::Style::default());
+            let title = format!(
+                "Alpha-beta tree of {}: {} to move, depth {}",
+                input.display(),
+                char::from(problem.player.symbol()),
+                problem.depth
+            );
+            (bytes, title)
+        }
+        (None, None) => return Err(GraderUsageError::NothingToDraw.into()),
+    };
+    let text = String::from_utf8_lossy(&output);
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let root = problem.as_ref().map(|p| RootPosition {
+        board: p.root(),
+        player: p.player,
+    });
+    let name = args.log.as_deref().unwrap_or(Path::new("the log"));
+    let drawn = Tree::from_output(&lines, root, args.collapse_below)
+        .with_context(|| name.display().to_string())?;
+    if args.text {
+        print!("{}", drawn.outline());
+        return Ok(());
+    }
+    let page = picture::html(&drawn, &title);
+    if args.output == Path::new("-") {
+        print!("{page}");
+        return Ok(());
+    }
+    fs::write(&args.output, page).with_context(|| format!("cannot write {}", args.output.display()))
 }

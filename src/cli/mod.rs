@@ -81,6 +81,8 @@ enum Command {
     /// Write new cases (input.txt and our output.txt) from random legal playouts,
     /// reproducible from the seed.
     Gen(grader::GenArgs),
+    /// Draw the alpha-beta tree of an input (or of a log) as an HTML page with an SVG.
+    Tree(grader::TreeArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -138,6 +140,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
             || cause.is::<UsageError>()
             || cause.is::<crate::grader::batch::BatchError>()
             || cause.is::<crate::grader::gen::GenError>()
+            || cause.is::<crate::grader::tree::TreeError>()
             || cause.is::<grader::GraderUsageError>()
     });
     if bad_input {
@@ -159,6 +162,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
         Some(Command::Gen(args)) => grader::gen(&args),
+        Some(Command::Tree(args)) => grader::tree(&args),
     }
 }
 

@@ -381,9 +381,14 @@ pub fn solve(case: &Case, syntax: &dyn ArgsSyntax) -> Result<Vec<u8>, String> {
 /// The output file of `input` under `options`, as our solver writes it.
 pub fn solve_bytes(input: &[u8], options: CaseOptions) -> Result<Vec<u8>, cs561::InputError> {
     let problem = cs561::parse(input, options.dialect)?;
+    Ok(solve_problem(&problem, options.style))
+}
+
+/// The output file of `problem` in the byte form `style`, as our solver writes it.
+pub fn solve_problem(problem: &cs561::Problem, style: Style) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
-    cs561::write_output(&problem, options.style, &mut out).expect("writing to memory cannot fail");
-    Ok(out.into_inner())
+    cs561::write_output(problem, style, &mut out).expect("writing to memory cannot fail");
+    out.into_inner()
 }
 
 /// Lines of a crashed program's standard error shown in its row.

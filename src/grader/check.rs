@@ -447,21 +447,6 @@ fn line_difference(want: &[String], got: &[String], index: usize) -> Difference 
     difference
 }
 
-/// Whether the node printed at `entry` has reached its cut-off: v >= beta at MAX,
-/// v <= alpha at MIN.
-fn reaches_cutoff(entry: &Entry) -> bool {
-    match (entry.value(), entry.alpha(), entry.beta()) {
-        (Some(v), Some(a), Some(b)) => {
-            if entry.is_max() {
-                v >= b
-            } else {
-                v <= a
-            }
-        }
-        _ => false,
-    }
-}
-
 fn kind(entry: &Entry) -> &'static str {
     if entry.is_max() {
         "MAX"
@@ -585,7 +570,7 @@ fn explain_log_line(
                 parent.values.get(2).copied().unwrap_or("?"),
             ),
         ),
-        (Some(de), Some(da), Some(node)) if da > de && reaches_cutoff(node) => (
+        (Some(de), Some(da), Some(node)) if da > de && node.reaches_cutoff() => (
             Some(Mistake::PrunedTooLate),
             format!(
                 "{}, so it prunes: it returns at once without visiting {} (equality prunes \
@@ -703,7 +688,7 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
     }
     let next_act = act.get(j + 1).and_then(|x| x.depth);
     let next_exp = exp.get(j + 1).and_then(|x| x.depth);
-    if !log::is_first_print(exp, j) && reaches_cutoff(e) {
+    if !log::is_first_print(exp, j) && e.reaches_cutoff() {
         if next_act == Some(depth + 1) {
             let equality = e.value() == if e.is_max() { e.beta() } else { e.alpha() };
             return (
@@ -743,7 +728,7 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
         }
     }
     if !log::is_first_print(exp, j)
-        && !reaches_cutoff(e)
+        && !e.reaches_cutoff()
         && next_exp == Some(depth + 1)
         && next_act.is_some_and(|d| d < depth)
     {

@@ -52,9 +52,35 @@ impl<'a> Entry<'a> {
         self.values.get(2).and_then(|v| parse_value(v))
     }
 
-    /// Whether this node is a MAX node (the root's player to move): even depths.
+    /// Whether this node is a MAX node (see [`is_max_depth`]).
     pub fn is_max(&self) -> bool {
-        self.depth.is_some_and(|d| d % 2 == 0)
+        self.depth.is_some_and(is_max_depth)
+    }
+
+    /// Whether this print shows the node at its cut-off (see [`reaches_cutoff`]).
+    pub fn reaches_cutoff(&self) -> bool {
+        match (self.depth, self.value(), self.alpha(), self.beta()) {
+            (Some(depth), Some(v), Some(alpha), Some(beta)) => {
+                reaches_cutoff(depth, v, alpha, beta)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether nodes at `depth` are MAX nodes: the root's player moves at even depths
+/// (a pass is a ply like any other).
+pub fn is_max_depth(depth: u32) -> bool {
+    depth.is_multiple_of(2)
+}
+
+/// Whether a node at `depth` with value `v` and window (`alpha`, `beta`) prunes its
+/// remaining children: v >= beta at MAX, v <= alpha at MIN (equality prunes).
+pub fn reaches_cutoff(depth: u32, v: i32, alpha: i32, beta: i32) -> bool {
+    if is_max_depth(depth) {
+        v >= beta
+    } else {
+        v <= alpha
     }
 }
 

@@ -9,3 +9,4 @@ pub mod batch;
 pub mod check;
 pub mod gen;
 pub mod log;
+pub mod tree;
