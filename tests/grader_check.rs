@@ -240,3 +240,20 @@ fn lenient_still_sees_a_wrong_value() {
     let report = check(&handout(), &actual, true);
     assert!(!report.passed() && !report.lenient_identical);
 }
+
+#[test]
+fn only_the_board_written() {
+    // A program that crashed after writing the next board.
+    let text = String::from_utf8(handout()).unwrap();
+    let board: Vec<&str> = text.split("\r\n").take(8).collect();
+    insta::assert_snapshot!(explain(
+        &handout(),
+        board.join("\r\n").as_bytes(),
+        Some(Mistake::MissingLines)
+    ));
+}
+
+#[test]
+fn empty_file() {
+    insta::assert_snapshot!(explain(&handout(), b"", Some(Mistake::MissingLines)));
+}

@@ -253,6 +253,15 @@ pub fn check(expected: &[u8], actual: &[u8], lenient: bool) -> Report {
     let mut notes = Vec::new();
     let difference = if identical {
         None
+    } else if got.texts.is_empty() {
+        Some(Difference {
+            line: Some(1),
+            expected: want.texts.first().cloned(),
+            actual: None,
+            node: None,
+            mistake: Some(Mistake::MissingLines),
+            explanation: "the file is empty; it starts with the next board's 8 lines".into(),
+        })
     } else if want.texts == got.texts {
         Some(byte_form(&want, &got))
     } else {
@@ -356,7 +365,8 @@ fn content_difference(want: &[String], got: &[String], notes: &mut Vec<String>) 
         (Some(w), Some(g)) => w.trim_end() == g.trim_end(),
         _ => false,
     };
-    if first < board_rows && !only_spaces {
+    let truncated = got.len() < want.len() && got.len() <= LOG_START;
+    if first < board_rows && !only_spaces && !truncated {
         let log_first =
             (LOG_START - 1..want.len().max(got.len())).find(|&i| want.get(i) != got.get(i));
         let board = board_difference(want, got);
@@ -403,6 +413,15 @@ fn line_difference(want: &[String], got: &[String], index: usize) -> Difference 
             return difference;
         }
         _ => {}
+    }
+    if index < LOG_START && got.get(index).is_none() {
+        difference.mistake = Some(Mistake::MissingLines);
+        difference.explanation = format!(
+            "the file ends after line {index}; the expected file goes on with {} more \
+             line(s)",
+            want.len() - index
+        );
+        return difference;
     }
     if index < LOG_START - 1 {
         difference.explanation = "the line differs".into();
