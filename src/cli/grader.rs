@@ -199,7 +199,8 @@ impl ArgsSyntax for SolverFlags {
 /// terminal; [`Progress::clear`] wipes it.
 struct Progress {
     start: Instant,
-    shown: bool,
+    /// When the bar was last drawn.
+    drawn: Option<Instant>,
     enabled: bool,
 }
 
@@ -207,13 +208,16 @@ impl Progress {
     fn new() -> Progress {
         Progress {
             start: Instant::now(),
-            shown: false,
+            drawn: None,
             enabled: io::stderr().is_terminal(),
         }
     }
 
     fn draw(&mut self, done: usize, total: usize) {
-        if !self.enabled || self.start.elapsed() < Duration::from_secs(1) {
+        let recent = self
+            .drawn
+            .is_some_and(|at| at.elapsed() < Duration::from_millis(100));
+        if !self.enabled || self.start.elapsed() < Duration::from_secs(1) || recent {
             return;
         }
         const WIDTH: usize = 30;
@@ -223,11 +227,11 @@ impl Progress {
             "#".repeat(filled),
             "-".repeat(WIDTH - filled)
         );
-        self.shown = true;
+        self.drawn = Some(Instant::now());
     }
 
     fn clear(&self) {
-        if self.shown {
+        if self.drawn.is_some() {
             eprint!("\r\x1b[K");
         }
     }

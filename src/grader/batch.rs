@@ -262,8 +262,8 @@ pub struct BatchOptions<'a> {
     pub jobs: usize,
 }
 
-/// Runs every case, `options.jobs` at a time; `progress` hears (done, total) while
-/// the batch runs, about ten times a second. The results come in case order.
+/// Runs every case, `options.jobs` at a time; `progress` hears (done, total) after
+/// each case and every tenth of a second between. The results come in case order.
 pub fn run(
     cases: &[Case],
     options: &BatchOptions,
@@ -291,6 +291,7 @@ pub fn run(
                 Ok((index, result)) => {
                     results[index] = Some(result);
                     done += 1;
+                    progress(done, cases.len());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => progress(done, cases.len()),
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
