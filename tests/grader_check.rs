@@ -257,3 +257,50 @@ fn only_the_board_written() {
 fn empty_file() {
     insta::assert_snapshot!(explain(&handout(), b"", Some(Mistake::MissingLines)));
 }
+
+/// Every official output with each line deleted, doubled, swapped with the next or
+/// given another value: `check` never panics, never calls them identical, and always
+/// names a line; `tree` draws them or refuses them, without panicking.
+#[test]
+fn any_broken_line_is_explained() {
+    let root = format!("{}/testcases", env!("CARGO_MANIFEST_DIR"));
+    for entry in walkdir::WalkDir::new(root) {
+        let entry = entry.unwrap();
+        if entry.file_name() != "output.txt" {
+            continue;
+        }
+        let expected = fs::read(entry.path()).unwrap();
+        let text = String::from_utf8(expected.clone()).unwrap();
+        let lines: Vec<&str> = text.split("\r\n").collect();
+        for i in 0..lines.len() {
+            let mut variants: Vec<Vec<String>> = Vec::new();
+            let owned: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            let mut deleted = owned.clone();
+            deleted.remove(i);
+            variants.push(deleted);
+            let mut doubled = owned.clone();
+            doubled.insert(i, owned[i].clone());
+            variants.push(doubled);
+            if i + 1 < owned.len() {
+                let mut swapped = owned.clone();
+                swapped.swap(i, i + 1);
+                variants.push(swapped);
+            }
+            let mut changed = owned.clone();
+            changed[i] = format!("{},7", owned[i].rsplit_once(',').map_or("x", |(a, _)| a));
+            variants.push(changed);
+            for variant in variants {
+                let actual = variant.join("\r\n");
+                if actual.as_bytes() == expected {
+                    continue;
+                }
+                let report = check(&expected, actual.as_bytes(), false);
+                assert!(!report.passed(), "{}: line {i}", entry.path().display());
+                let difference = report.difference.unwrap();
+                assert!(difference.line.is_some() && !difference.explanation.is_empty());
+                let lines: Vec<&str> = variant.iter().map(String::as_str).collect();
+                let _ = reversi::grader::tree::Tree::from_output(&lines, None, 4);
+            }
+        }
+    }
+}

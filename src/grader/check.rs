@@ -414,6 +414,15 @@ fn line_difference(want: &[String], got: &[String], index: usize) -> Difference 
         }
         _ => {}
     }
+    if index < LOG_START && want.get(index).is_none() {
+        difference.mistake = Some(Mistake::ExtraLines);
+        difference.explanation = format!(
+            "the expected file ends after line {index}; this one goes on with {} more \
+             line(s)",
+            got.len() - index
+        );
+        return difference;
+    }
     if index < LOG_START && got.get(index).is_none() {
         difference.mistake = Some(Mistake::MissingLines);
         difference.explanation = format!(
