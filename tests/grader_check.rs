@@ -304,3 +304,35 @@ fn any_broken_line_is_explained() {
         }
     }
 }
+
+#[test]
+fn command_line_exit_statuses() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let dir = tempfile::tempdir().unwrap();
+    let expected = dir.path().join("expected.txt");
+    let lf = dir.path().join("lf.txt");
+    fs::write(&expected, handout()).unwrap();
+    fs::write(
+        &lf,
+        String::from_utf8(handout()).unwrap().replace("\r\n", "\n"),
+    )
+    .unwrap();
+    let run = |args: &[&std::path::Path], lenient: bool| {
+        let mut command = std::process::Command::new(bin);
+        command.arg("check").args(args);
+        if lenient {
+            command.arg("--lenient");
+        }
+        command.output().unwrap()
+    };
+    assert_eq!(run(&[&expected, &expected], false).status.code(), Some(0));
+    let strict = run(&[&expected, &lf], false);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&strict.stdout).contains("line ends only"));
+    let lenient = run(&[&expected, &lf], true);
+    assert_eq!(lenient.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&lenient.stdout).starts_with("identical under --lenient"));
+    let missing = run(&[&expected, &dir.path().join("none.txt")], false);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("none.txt: no such file"));
+}
