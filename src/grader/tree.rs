@@ -159,17 +159,16 @@ impl Tree {
             .iter()
             .position(|l| l.starts_with("Node,"))
             .map_or(log::LOG_START, |header| header + 1);
-        let entries: Vec<(usize, Entry)> = lines
+        let entries = lines
             .iter()
             .enumerate()
             .skip(start)
             .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| (i + 1, Entry::parse(l)))
-            .collect();
+            .map(|(i, l)| (i + 1, Entry::parse(l)));
         let mut stack: Vec<Open> = Vec::new();
         let mut previous_depth: Option<u32> = None;
-        for (line, entry) in &entries {
-            let bad = |what: String| TreeError::BadLine { line: *line, what };
+        for (line, entry) in entries {
+            let bad = |what: String| TreeError::BadLine { line, what };
             let depth = entry
                 .depth
                 .ok_or_else(|| bad("expected name,depth,value,...".into()))?;
@@ -210,7 +209,7 @@ impl Tree {
                 node: Node {
                     name: entry.name.to_string(),
                     depth,
-                    line: *line,
+                    line,
                     prints: vec![print],
                     children: Vec::new(),
                     hidden: 0,
@@ -328,43 +327,55 @@ struct Placed<'a> {
     x: u32,
     y: u32,
     path: String,
+    /// Indices of its children's places.
+    children: Vec<usize>,
+    /// The row of the stub for what its cut-off pruned, if it has one.
+    stub_y: Option<u32>,
 }
 
 /// Lays out the tree left to right: one row per drawn leaf (a pruned stub takes a
 /// row too), each parent level with its first child, so that the root and the
-/// start of every line read from the top.
+/// start of every line read from the top. Returns the node's index in `placed`.
 fn layout<'a>(
     node: &'a Node,
     path: String,
     next_row: &mut u32,
     placed: &mut Vec<Placed<'a>>,
-) -> u32 {
-    let x = MARGIN + node.depth * (BOX_WIDTH + COLUMN_GAP);
+) -> usize {
     let index = placed.len();
+    let row_y = |row: u32| MARGIN + row * (BOX_HEIGHT + ROW_GAP);
     placed.push(Placed {
         node,
-        x,
-        y: 0,
+        x: MARGIN + node.depth * (BOX_WIDTH + COLUMN_GAP),
+        y: row_y(*next_row),
         path: path.clone(),
+        children: Vec::new(),
+        stub_y: None,
     });
-    let row_height = BOX_HEIGHT + ROW_GAP;
-    let y = if node.children.is_empty() {
-        let y = MARGIN + *next_row * row_height;
+    if node.children.is_empty() {
         *next_row += 1;
-        y
-    } else {
-        let ys: Vec<u32> = node
-            .children
-            .iter()
-            .map(|c| layout(c, format!("{path} > {}", c.name), next_row, placed))
-            .collect();
-        if node.pruned_label().is_some() {
-            *next_row += 1;
-        }
-        ys[0]
-    };
-    placed[index].y = y;
-    y
+    }
+    let children = node
+        .children
+        .iter()
+        .map(|c| layout(c, format!("{path} > {}", c.name), next_row, placed))
+        .collect();
+    if node.pruned_label().is_some() {
+        placed[index].stub_y = Some(row_y(*next_row));
+        *next_row += 1;
+    }
+    placed[index].children = children;
+    index
+}
+
+/// An edge from the right of a box at (`x1`, `y1`) to the left of one at
+/// (`x2`, `y2`): right, down the column gap, right. Siblings share the trunk.
+fn elbow(out: &mut String, class: &str, (x1, y1): (u32, u32), (x2, y2): (u32, u32)) {
+    let trunk = x1 + COLUMN_GAP / 2;
+    let _ = writeln!(
+        out,
+        r#"<path class="{class}" d="M{x1},{y1} H{trunk} V{y2} H{x2}"/>"#
+    );
 }
 
 fn escape(text: &str) -> String {
@@ -392,42 +403,39 @@ pub fn svg(tree: &Tree) -> String {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif" font-size="12">"#
     );
-    // Edges first, so boxes cover their ends.
-    let position_of = |node: &Node| placed.iter().find(|p| std::ptr::eq(p.node, node));
+    // Edges first, so boxes cover their ends; the chosen line over the others.
+    let middle_of = |p: &Placed| p.y + BOX_HEIGHT / 2;
+    for chosen in [false, true] {
+        for parent in &placed {
+            for &child in &parent.children {
+                let to = &placed[child];
+                if to.node.chosen == chosen {
+                    let class = if chosen { "edge chosen" } else { "edge" };
+                    let from = (parent.x + BOX_WIDTH, middle_of(parent));
+                    elbow(&mut out, class, from, (to.x, middle_of(to)));
+                }
+            }
+        }
+    }
     for parent in &placed {
-        for child in &parent.node.children {
-            let Some(to) = position_of(child) else {
-                continue;
-            };
-            let (x1, y1) = (parent.x + BOX_WIDTH, parent.y + BOX_HEIGHT / 2);
-            let (x2, y2) = (to.x, to.y + BOX_HEIGHT / 2);
-            let middle = (x1 + x2) / 2;
-            let class = if child.chosen { "edge chosen" } else { "edge" };
-            let _ = writeln!(
-                out,
-                r#"<path class="{class}" d="M{x1},{y1} C{middle},{y1} {middle},{y2} {x2},{y2}"/>"#
-            );
-        }
-        if let Some(label) = parent.node.pruned_label() {
-            let last = parent.node.children.last().and_then(position_of);
-            let y2 = last.map_or(parent.y, |l| l.y) + BOX_HEIGHT + ROW_GAP + BOX_HEIGHT / 4;
-            let (x1, y1) = (parent.x + BOX_WIDTH, parent.y + BOX_HEIGHT / 2);
-            let x2 = parent.x + BOX_WIDTH + COLUMN_GAP;
-            let middle = (x1 + x2) / 2;
-            let _ = writeln!(
-                out,
-                r#"<path class="edge pruned" d="M{x1},{y1} C{middle},{y1} {middle},{y2} {x2},{y2}"/>"#
-            );
-            let _ = writeln!(
-                out,
-                r#"<g class="stub"><rect x="{x2}" y="{}" width="{BOX_WIDTH}" height="{}" rx="6"/><text x="{}" y="{}">{}</text></g>"#,
-                y2 - BOX_HEIGHT / 4,
-                BOX_HEIGHT / 2,
-                x2 + 8,
-                y2 + 4,
-                escape(&label)
-            );
-        }
+        let (Some(label), Some(y)) = (parent.node.pruned_label(), parent.stub_y) else {
+            continue;
+        };
+        let x = parent.x + BOX_WIDTH + COLUMN_GAP;
+        let height = BOX_HEIGHT / 2;
+        elbow(
+            &mut out,
+            "edge pruned",
+            (parent.x + BOX_WIDTH, middle_of(parent)),
+            (x, y + height / 2),
+        );
+        let _ = writeln!(
+            out,
+            r#"<g class="stub"><rect x="{x}" y="{y}" width="{BOX_WIDTH}" height="{height}" rx="6"/><text x="{}" y="{}">{}</text></g>"#,
+            x + 8,
+            y + height / 2 + 4,
+            escape(&label)
+        );
     }
     for placed_node in &placed {
         draw_node(placed_node, &mut out);
