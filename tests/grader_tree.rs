@@ -46,9 +46,11 @@ fn the_page_is_self_contained() {
     let page = html(
         &tree_of("handout/s2017-example/input.txt", 4),
         "example <1>",
+        Some("a note & more"),
     );
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("<title>example &lt;1&gt;</title>"));
+    assert!(page.contains(r#"<div class="note">a note &amp; more</div>"#));
     let outside = page.replace("http://www.w3.org/2000/svg", "");
     for reference in ["http:", "https:", "src=", "<link", "@import", "url("] {
         assert!(!outside.contains(reference), "{reference}");
@@ -146,4 +148,51 @@ fn command_line() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).starts_with("root MAX"));
+}
+
+#[test]
+fn a_students_log_with_its_input_shows_where_it_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
+    let student = dir.path().join("student.txt");
+    fs::write(
+        &student,
+        text.replace("c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3"),
+    )
+    .unwrap();
+    let input = format!(
+        "{}/testcases/handout/s2017-example/input.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let page = Command::new(bin)
+        .args([
+            "tree",
+            &input,
+            "--log",
+            student.to_str().unwrap(),
+            "-o",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    let page = String::from_utf8(page.stdout).unwrap();
+    assert!(page.contains(
+        "first difference from our output: line 21, root &gt; c4: alpha/beta updated at a cutoff"
+    ));
+    assert_eq!(page.matches(" differs\"").count(), 1);
+    assert!(page.contains(r#"<g class="node min differs" data-path="root &gt; c4""#));
+}
+
+#[test]
+fn a_missing_line_marks_the_node_printed_before_it() {
+    // A log that stops before the root's last line (line 38): the difference is
+    // marked on e6, printed last, on line 37.
+    let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
+    let lines: Vec<&str> = text.split("\r\n").take(37).collect();
+    let mut tree = Tree::from_output(&lines, None, 4).unwrap();
+    assert!(tree.mark_line(38));
+    let e6 = tree.root.children.last().unwrap();
+    assert!(e6.name == "e6" && e6.differs && !tree.root.differs);
+    assert!(!tree.mark_line(3), "no node is printed before the log");
 }

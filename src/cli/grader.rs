@@ -433,13 +433,42 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         player: p.player,
     });
     let name = args.log.as_deref().unwrap_or(Path::new("the log"));
-    let drawn = Tree::from_output(&lines, root, args.collapse_below)
+    let mut drawn = Tree::from_output(&lines, root, args.collapse_below)
         .with_context(|| name.display().to_string())?;
+    // A log drawn with its input: mark where it first differs from ours.
+    let note = match (&args.log, &problem) {
+        (Some(_), Some(problem)) => {
+            let ours = batch::solve_problem(problem, crate::format::Style::default());
+            let report = check::check(&ours, &output, false);
+            let difference = report.difference.as_ref();
+            if let Some(line) = difference.and_then(|d| d.line) {
+                drawn.mark_line(line);
+            }
+            let label = |d: &check::Difference| d.mistake.map_or("differs", |m| m.label());
+            Some(match difference {
+                None => "identical to our output".to_string(),
+                Some(d) => match (d.line, &d.node) {
+                    (Some(line), Some(node)) => format!(
+                        "first difference from our output: line {line}, {node}: {}",
+                        label(d)
+                    ),
+                    (Some(line), None) => {
+                        format!(
+                            "first difference from our output: line {line}: {}",
+                            label(d)
+                        )
+                    }
+                    (None, _) => format!("the same lines as our output; {}", label(d)),
+                },
+            })
+        }
+        _ => None,
+    };
     if args.text {
         print!("{}", drawn.outline());
         return Ok(());
     }
-    let page = picture::html(&drawn, &title);
+    let page = picture::html(&drawn, &title, note.as_deref());
     if args.output == Path::new("-") {
         print!("{page}");
         return Ok(());

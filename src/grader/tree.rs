@@ -46,8 +46,8 @@ pub struct Node {
     pub name: String,
     /// Its depth.
     pub depth: u32,
-    /// The 1-based file line of its first print.
-    pub line: usize,
+    /// The 1-based file line of each print.
+    pub lines: Vec<usize>,
     /// Each print's fields after the depth: value, alpha, beta (or value alone).
     pub prints: Vec<Vec<String>>,
     /// Its children in log order.
@@ -64,6 +64,8 @@ pub struct Node {
     pub cut: bool,
     /// On the chosen line: from the root, each first child with its parent's value.
     pub chosen: bool,
+    /// Where the log first differs from the expected one (see [`Tree::mark_line`]).
+    pub differs: bool,
 }
 
 impl Node {
@@ -190,6 +192,7 @@ impl Tree {
             if !first_print && open_here {
                 if let Some(open) = stack.last_mut().filter(|o| o.node.name == entry.name) {
                     open.node.prints.push(print);
+                    open.node.lines.push(line);
                     continue;
                 }
             }
@@ -209,7 +212,7 @@ impl Tree {
                 node: Node {
                     name: entry.name.to_string(),
                     depth,
-                    line,
+                    lines: vec![line],
                     prints: vec![print],
                     children: Vec::new(),
                     hidden: 0,
@@ -217,6 +220,7 @@ impl Tree {
                     pruned: Vec::new(),
                     cut: false,
                     chosen: false,
+                    differs: false,
                 },
                 position,
             });
@@ -230,6 +234,32 @@ impl Tree {
             root,
             collapse_below,
         })
+    }
+
+    /// Marks the node printed on file line `line`, or, if no node was printed
+    /// there (a line missing from this log), the last node printed before it: where
+    /// the log first differs from the expected one. Returns whether one was marked.
+    pub fn mark_line(&mut self, line: usize) -> bool {
+        fn last_before(node: &Node, line: usize) -> Option<usize> {
+            let own = node.lines.iter().copied().filter(|&l| l <= line).max();
+            let below = node
+                .children
+                .iter()
+                .filter_map(|c| last_before(c, line))
+                .max();
+            own.max(below)
+        }
+        fn mark(node: &mut Node, line: usize) -> bool {
+            if node.lines.contains(&line) {
+                node.differs = true;
+                return true;
+            }
+            node.children.iter_mut().any(|c| mark(c, line))
+        }
+        match last_before(&self.root, line) {
+            Some(printed) => mark(&mut self.root, printed),
+            None => false,
+        }
     }
 
     /// The tree as indented text, one node a line: name, kind, each print, and
@@ -298,6 +328,9 @@ fn outline_node(node: &Node, out: &mut String) {
     );
     if node.chosen {
         out.push_str(" chosen");
+    }
+    if node.differs {
+        out.push_str(" DIFFERS");
     }
     if node.cut {
         out.push_str(" cut");
@@ -453,6 +486,9 @@ fn draw_node(placed: &Placed, out: &mut String) {
     if node.chosen {
         classes.push("chosen");
     }
+    if node.differs {
+        classes.push("differs");
+    }
     let board = node
         .board
         .as_ref()
@@ -476,7 +512,7 @@ fn draw_node(placed: &Placed, out: &mut String) {
         classes.join(" "),
         escape(&placed.path),
         escape(&placed.path),
-        node.line,
+        node.lines[0],
         escape(&prints.join("\n")).replace('\n', "&#10;"),
         x + 8,
         y + 18,
@@ -512,6 +548,8 @@ aside { position: sticky; top: 0; width: 260px; padding: 12px; background: #fff;
 .node.min rect { fill: #f3f6ff; }
 .node.leaf rect { fill: #fffbe8; }
 .node.chosen rect { stroke: #e07000; stroke-width: 3; }
+.node.differs rect { stroke: #d00; stroke-width: 4; fill: #ffe0e0; }
+.note { color: #b00; font-size: 14px; margin: 4px 0; }
 .node:hover rect { stroke: #0060c0; stroke-width: 3; cursor: pointer; }
 .node .name { font-weight: bold; font-size: 14px; }
 .node .kind { fill: #777; font-size: 10px; }
@@ -555,13 +593,14 @@ const chosen = [...document.querySelectorAll("g.node.chosen[data-board]")].pop()
 if (chosen) { drawBoard(chosen.dataset.board, chosen.dataset.path + " (end of the chosen line)"); }
 "##;
 
-/// The whole page: a title, a legend, the SVG and a board panel (hover or click a
-/// node to see its board). No outside resources.
-pub fn html(tree: &Tree, title: &str) -> String {
+/// The whole page: a title, an optional note (where a log differs), a legend, the
+/// SVG and a board panel (hover or click a node to see its board). No outside
+/// resources.
+pub fn html(tree: &Tree, title: &str, note: Option<&str>) -> String {
     let boards = if tree.root.board.is_some() {
         "hover or click a node to see its board"
     } else {
-        "boards need the input (--input)"
+        "boards need the input file"
     };
     let drawn = tree.root.size() - hidden_total(&tree.root);
     format!(
@@ -575,7 +614,7 @@ pub fn html(tree: &Tree, title: &str) -> String {
 <body>
 <header>
 <h1>{title}</h1>
-<div class="legend"><span><span class="swatch" style="background:#e07000"></span>chosen line</span><span><span class="swatch" style="background:#fff;border:1px solid #888"></span>MAX</span><span><span class="swatch" style="background:#f3f6ff;border:1px solid #888"></span>MIN</span><span><span class="swatch" style="background:#fffbe8;border:1px solid #888"></span>leaf</span><span><span class="swatch" style="background:#fff0f0;border:1px dashed #c33"></span>pruned</span><span>value, α, β as last printed; {drawn} of {total} nodes drawn (deeper than {collapse} collapsed); {boards}</span></div>
+{note}<div class="legend"><span><span class="swatch" style="background:#e07000"></span>chosen line</span><span><span class="swatch" style="background:#fff;border:1px solid #888"></span>MAX</span><span><span class="swatch" style="background:#f3f6ff;border:1px solid #888"></span>MIN</span><span><span class="swatch" style="background:#fffbe8;border:1px solid #888"></span>leaf</span><span><span class="swatch" style="background:#fff0f0;border:1px dashed #c33"></span>pruned</span><span>value, α, β as last printed; {drawn} of {total} nodes drawn (deeper than {collapse} collapsed); {boards}</span></div>
 </header>
 <main>
 <div id="tree">
@@ -587,6 +626,10 @@ pub fn html(tree: &Tree, title: &str) -> String {
 </html>
 "#,
         title = escape(title),
+        note = note.map_or(String::new(), |n| format!(
+            "<div class=\"note\">{}</div>\n",
+            escape(n)
+        )),
         total = tree.root.size(),
         collapse = tree.collapse_below,
         svg = svg(tree),
