@@ -46,6 +46,12 @@ pub enum GraderUsageError {
         /// The path as given.
         path: String,
     },
+    /// `tree` was given a greedy (f2014 task 1) input alone: it has no log.
+    #[error("{path}: task 1 (greedy) writes no traverse log, so there is no tree to draw")]
+    GreedyHasNoLog {
+        /// The input file.
+        path: String,
+    },
     /// `tree` was given neither an input nor a log.
     #[error("name an input file, a log (--log PATH), or both")]
     NothingToDraw,
@@ -415,6 +421,10 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         (Some(log), _) => (read(log)?, format!("Traverse log of {}", log.display())),
         (None, Some(problem)) => {
             let input = args.input.as_deref().unwrap_or(Path::new("input"));
+            if problem.task == cs561::Task::Greedy {
+                let path = input.display().to_string();
+                return Err(GraderUsageError::GreedyHasNoLog { path }.into());
+            }
             let bytes = batch::solve_problem(problem, crate::format::Style::default());
             let title = format!(
                 "Alpha-beta tree of {}: {} to move, depth {}",
@@ -432,9 +442,11 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         board: p.root(),
         player: p.player,
     });
-    let name = args.log.as_deref().unwrap_or(Path::new("the log"));
-    let mut drawn = Tree::from_output(&lines, root, args.collapse_below)
-        .with_context(|| name.display().to_string())?;
+    let mut drawn = Tree::from_output(&lines, root, args.collapse_below).with_context(|| {
+        args.log
+            .as_deref()
+            .map_or("our output".into(), |log| log.display().to_string())
+    })?;
     // A log drawn with its input: mark where it first differs from ours.
     let note = match (&args.log, &problem) {
         (Some(_), Some(problem)) => {
