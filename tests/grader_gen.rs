@@ -63,10 +63,11 @@ fn same_seed_same_bytes() {
 #[test]
 fn generated_cases_pass_batch_in_every_dialect_and_byte_form() {
     let root = tempfile::tempdir().unwrap();
-    let variants: [&[&str]; 3] = [
+    let variants: [&[&str]; 4] = [
         &[],
         &["--dialect", "s2017-jan", "--eol", "lf"],
         &["--dialect", "f2014", "--final-newline"],
+        &["--dialect", "f2014", "--task", "minimax"],
     ];
     for (i, extra) in variants.iter().enumerate() {
         let out = root.path().join(i.to_string());
@@ -90,6 +91,17 @@ fn generated_cases_pass_batch_in_every_dialect_and_byte_form() {
     assert_eq!(jan, "--dialect s2017-jan --eol lf");
     let f2014 = fs::read(root.path().join("2/001-opening/input.txt")).unwrap();
     assert!(f2014.starts_with(b"3\r\n") && f2014.ends_with(b"\r\n"));
+    let minimax = fs::read(root.path().join("3/001-opening/output.txt")).unwrap();
+    assert!(String::from_utf8(minimax)
+        .unwrap()
+        .contains("\r\nNode,Depth,Value\r\n"));
+    let out = root.path().join("s2017-minimax");
+    let args = [
+        "gen", "--count", "1", "--seed", "1", "--task", "minimax", "--out",
+    ];
+    let task2 = reversi(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(task2.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&task2.stderr).contains("only f2014 has tasks"));
 }
 
 #[test]
@@ -130,6 +142,7 @@ fn every_category_gives_what_it_promises() {
         dialect: Dialect::S2017,
         style: Style::default(),
         max_lines: 300,
+        task: reversi::format::cs561::Task::AlphaBeta,
     };
     let cases = generate(&options, &NoArgs).unwrap();
     for case in &cases {

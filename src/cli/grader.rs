@@ -317,15 +317,27 @@ pub struct GenArgs {
     /// The most traverse-log lines a case may have.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_lines: u64,
-    /// The homework release of the inputs (f2014: task 3, alpha-beta).
+    /// The homework release of the inputs.
     #[arg(long, value_enum, default_value_t = DialectArg::S2017)]
     dialect: DialectArg,
+    /// The f2014 task line of the inputs.
+    #[arg(long, value_enum, default_value_t = GenTask::AlphaBeta)]
+    task: GenTask,
     /// Line ends of inputs and outputs.
     #[arg(long, value_enum, default_value_t = EolArg::Crlf)]
     eol: EolArg,
     /// End the last line of inputs and outputs too (the official files do not).
     #[arg(long)]
     final_newline: bool,
+}
+
+/// The tasks `gen` writes (greedy has no log to check).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum GenTask {
+    /// Task 3 (f2014), and the only task of s2017.
+    AlphaBeta,
+    /// Task 2 (f2014 only): minimax with a three-column log.
+    Minimax,
 }
 
 /// `reversi gen`: writes the cases and prints one line for each.
@@ -352,6 +364,10 @@ pub fn gen(args: &GenArgs) -> Result<()> {
         dialect: args.dialect.into(),
         style,
         max_lines: args.max_lines,
+        task: match args.task {
+            GenTask::AlphaBeta => cs561::Task::AlphaBeta,
+            GenTask::Minimax => cs561::Task::Minimax,
+        },
     };
     let cases = gen::generate(&options, &SolverFlags)?;
     let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);

@@ -79,12 +79,14 @@ pub struct GenOptions {
     pub seed: u64,
     /// The categories, taken in turn; empty means all of them.
     pub categories: Vec<Category>,
-    /// The dialect of the inputs (f2014: task 3, alpha-beta).
+    /// The dialect of the inputs.
     pub dialect: Dialect,
     /// The byte form of inputs and outputs.
     pub style: Style,
     /// The most log lines a case may have.
     pub max_lines: u64,
+    /// What the cases ask for: alpha-beta, or (f2014 only) minimax, task 2.
+    pub task: Task,
 }
 
 /// A generated case, ready to be written.
@@ -111,6 +113,11 @@ pub struct GeneratedCase {
 /// Why no case could be made.
 #[derive(Debug, Error)]
 pub enum GenError {
+    /// A task other than alpha-beta outside f2014, or greedy (it has no log).
+    #[error(
+        "only f2014 has tasks: --task minimax needs --dialect f2014 (greedy is not generated)"
+    )]
+    Task,
     /// No position of the category fitted the line limit in many tries.
     #[error(
         "no {category} position with a log of at most {max_lines} lines found in \
@@ -268,14 +275,14 @@ fn position(category: Category, rng: &mut Rng) -> Option<(Game, u32, u32)> {
 }
 
 /// The problem of solving `game` to `depth` in `dialect`.
-fn problem(game: Game, depth: u32, dialect: Dialect) -> Problem {
+fn problem(game: Game, depth: u32, dialect: Dialect, task: Task) -> Problem {
     let (x_discs, o_discs) = match game.to_move {
         Player::X => (game.board.own, game.board.opp),
         Player::O => (game.board.opp, game.board.own),
     };
     Problem {
         dialect,
-        task: Task::AlphaBeta,
+        task,
         player: game.to_move,
         depth,
         x_discs,
@@ -295,7 +302,7 @@ fn one_case(
             continue;
         };
         for depth in (lowest..=highest).rev() {
-            let problem = problem(game, depth, options.dialect);
+            let problem = problem(game, depth, options.dialect, options.task);
             let mut shape = Shape::default();
             search(problem.root(), search_params(&problem), &Cs561, &mut shape);
             let fits = shape.lines <= options.max_lines;
@@ -315,6 +322,14 @@ pub fn generate(
     options: &GenOptions,
     syntax: &dyn ArgsSyntax,
 ) -> Result<Vec<GeneratedCase>, GenError> {
+    let task_fits = match options.task {
+        Task::AlphaBeta => true,
+        Task::Minimax => options.dialect == Dialect::F2014,
+        Task::Greedy => false,
+    };
+    if !task_fits {
+        return Err(GenError::Task);
+    }
     let categories: &[Category] = if options.categories.is_empty() {
         &Category::ALL
     } else {
