@@ -1,7 +1,7 @@
 //! The grader tools' command lines: `check`, `batch`, `gen` and `tree`.
 
 use std::fs;
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -68,6 +68,14 @@ pub enum GraderUsageError {
 #[error("the comparison failed")]
 pub struct Failed;
 
+/// Writes `text` to standard output; a reader that went away (`| head`) is fine.
+fn print_out(text: &str) -> Result<()> {
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        result => result.context("cannot write <stdout>"),
+    }
+}
+
 fn read(path: &Path) -> Result<Vec<u8>> {
     if !path.exists() {
         return Err(GraderUsageError::MissingFile {
@@ -84,9 +92,9 @@ pub fn check(args: &CheckArgs) -> Result<()> {
     let actual = read(&args.actual)?;
     let report = check::check(&expected, &actual, args.lenient);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        print!("{report}");
+        print_out(&report.to_string())?;
     }
     if report.passed() {
         Ok(())
@@ -271,8 +279,9 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     let summary = Summary::of(&results);
     if args.json {
         let report = serde_json::json!({ "summary": summary, "cases": results });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
+        let mut text = String::new();
         let width = results.iter().map(|r| r.case.len()).max().unwrap_or(0);
         for result in &results {
             let row = format!(
@@ -281,15 +290,17 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
                 result.case,
                 result.detail
             );
-            println!("{}", row.trim_end());
+            text += row.trim_end();
+            text.push('\n');
             let failed = result.verdict != Verdict::Pass;
             if let Some(report) = result.report.as_ref().filter(|_| failed) {
                 for line in report.to_string().lines() {
-                    println!("    {line}");
+                    text += &format!("    {line}\n");
                 }
             }
         }
-        println!("{summary}");
+        text += &format!("{summary}\n");
+        print_out(&text)?;
     }
     if summary.all_passed() {
         Ok(())
@@ -371,6 +382,7 @@ pub fn gen(args: &GenArgs) -> Result<()> {
     };
     let cases = gen::generate(&options, &SolverFlags)?;
     let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let mut text = String::new();
     for case in &cases {
         let folder = args.out.join(&case.name);
         fs::create_dir_all(&folder)
@@ -386,8 +398,8 @@ pub fn gen(args: &GenArgs) -> Result<()> {
             let path = folder.join(name);
             fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
         }
-        println!(
-            "{:<width$}  {} to move, depth {}, {} log line{}",
+        text += &format!(
+            "{:<width$}  {} to move, depth {}, {} log line{}\n",
             case.name,
             char::from(case.player.symbol()),
             case.depth,
@@ -396,8 +408,8 @@ pub fn gen(args: &GenArgs) -> Result<()> {
         );
     }
     let noun = if cases.len() == 1 { "case" } else { "cases" };
-    println!("{} {noun} written to {}", cases.len(), args.out.display());
-    Ok(())
+    text += &format!("{} {noun} written to {}\n", cases.len(), args.out.display());
+    print_out(&text)
 }
 
 /// Arguments of `reversi tree`.
@@ -493,13 +505,11 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         _ => None,
     };
     if args.text {
-        print!("{}", drawn.outline());
-        return Ok(());
+        return print_out(&drawn.outline());
     }
     let page = picture::html(&drawn, &title, note.as_deref());
     if args.output == Path::new("-") {
-        print!("{page}");
-        return Ok(());
+        return print_out(&page);
     }
     fs::write(&args.output, page).with_context(|| format!("cannot write {}", args.output.display()))
 }

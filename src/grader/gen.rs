@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use clap::ValueEnum;
 use thiserror::Error;
 
 use super::batch::{solve_bytes, ArgsSyntax, CaseOptions};
@@ -15,7 +16,7 @@ use crate::format::Style;
 use crate::search::{search, NodeName, Trace};
 
 /// The kinds of position a case can test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
 pub enum Category {
     /// 0-8 plies from the start, depth 1-4.
     Opening,
@@ -33,40 +34,15 @@ pub enum Category {
     /// O is to move (and so O is MAX).
     OToMove,
     /// Cut-off depth 0: the root is the only node.
+    #[value(name = "depth-0")]
     Depth0,
 }
 
-impl Category {
-    /// Every category, in the order `gen` takes them in turn.
-    pub const ALL: [Category; 8] = [
-        Category::Opening,
-        Category::Midgame,
-        Category::Endgame,
-        Category::RootMustPass,
-        Category::GameOverAtRoot,
-        Category::PassChain,
-        Category::OToMove,
-        Category::Depth0,
-    ];
-
-    /// The name used on the command line and in folder names.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Category::Opening => "opening",
-            Category::Midgame => "midgame",
-            Category::Endgame => "endgame",
-            Category::RootMustPass => "root-must-pass",
-            Category::GameOverAtRoot => "game-over-at-root",
-            Category::PassChain => "pass-chain",
-            Category::OToMove => "o-to-move",
-            Category::Depth0 => "depth-0",
-        }
-    }
-}
-
 impl fmt::Display for Category {
+    /// The name used on the command line and in folder names (`root-must-pass`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        let value = self.to_possible_value().expect("no category is skipped");
+        f.write_str(value.get_name())
     }
 }
 
@@ -77,7 +53,7 @@ pub struct GenOptions {
     pub count: usize,
     /// The seed: the same seed and options give the same bytes.
     pub seed: u64,
-    /// The categories, taken in turn; empty means all of them.
+    /// The categories, taken in turn; empty means all of them, in declaration order.
     pub categories: Vec<Category>,
     /// The dialect of the inputs.
     pub dialect: Dialect,
@@ -331,7 +307,7 @@ pub fn generate(
         return Err(GenError::Task);
     }
     let categories: &[Category] = if options.categories.is_empty() {
-        &Category::ALL
+        Category::value_variants()
     } else {
         &options.categories
     };
