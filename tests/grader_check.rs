@@ -336,3 +336,23 @@ fn command_line_exit_statuses() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("none.txt: no such file"));
 }
+
+/// The handout's example solved with another cut-off depth, as a program with an
+/// off-by-one depth writes it.
+fn handout_at_depth(depth: u32) -> Vec<u8> {
+    let mut problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
+    problem.depth = depth;
+    reversi::grader::batch::solve_problem(&problem, Style::default())
+}
+
+#[test]
+fn searching_one_ply_too_deep() {
+    let actual = handout_at_depth(3);
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::CutoffDepth)));
+}
+
+#[test]
+fn searching_one_ply_too_shallow() {
+    let actual = handout_at_depth(1);
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::CutoffDepth)));
+}

@@ -36,6 +36,8 @@ pub enum Mistake {
     LastTiedMove,
     /// The next board is not the one after the first best move.
     WrongBoard,
+    /// A node expanded below the cut-off depth, or a leaf above it.
+    CutoffDepth,
     /// The file stops before the expected end.
     MissingLines,
     /// The file goes on after the expected end.
@@ -58,6 +60,7 @@ impl Mistake {
             Mistake::WrongRootPlayer => "wrong root player as MAX",
             Mistake::LastTiedMove => "last instead of first tied move",
             Mistake::WrongBoard => "wrong next board",
+            Mistake::CutoffDepth => "wrong cut-off depth",
             Mistake::MissingLines => "file ends early",
             Mistake::ExtraLines => "extra lines at the end",
         }
@@ -682,6 +685,45 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
                 "{name} is a leaf in the expected tree (the cut-off depth, or the game is \
                  over under this release's rule), printed once with its value; your log \
                  gives it a `pass` child"
+            ),
+        );
+    }
+    let deepest = exp.iter().filter_map(|x| x.depth).max().unwrap_or(0);
+    let has_child = |entries: &[Entry]| {
+        entries
+            .get(j + 1)
+            .is_some_and(|c| c.depth == Some(depth + 1))
+    };
+    if log::is_leaf(exp, j) && has_child(act) {
+        return if depth == deepest {
+            (
+                Some(Mistake::CutoffDepth),
+                format!(
+                    "{name} is at depth {depth}, the cut-off depth D, so it is a leaf: printed \
+                     once with E(s). The root is at depth 0, and a node at depth D is never \
+                     expanded; your log goes on below it"
+                ),
+            )
+        } else {
+            (
+                None,
+                format!(
+                    "{name} is a leaf in the expected tree although it is above the cut-off \
+                     depth: the game is over there under this release's rule (two passes in \
+                     a row; the older releases also end on a full board, a colour gone or a \
+                     second pass). Your log expands it"
+                ),
+            )
+        };
+    }
+    if has_child(exp) && !has_child(act) && log::is_first_print(exp, j) {
+        return (
+            Some(Mistake::CutoffDepth),
+            format!(
+                "{name} is at depth {depth}, above the cut-off depth (the expected tree goes down \
+                 to depth {deepest}), so it is expanded: its children follow. Your log makes it \
+                 a leaf; only nodes at depth D (the root is at depth 0) or where the game is \
+                 over are leaves"
             ),
         );
     }
