@@ -356,3 +356,14 @@ fn searching_one_ply_too_shallow() {
     let actual = handout_at_depth(1);
     insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::CutoffDepth)));
 }
+
+#[test]
+fn columns_before_rows() {
+    // A program that takes moves column by column visits c4 before d3.
+    let actual = replace_line(
+        &handout(),
+        "d3,1,Infinity,-Infinity,Infinity",
+        "c4,1,Infinity,-Infinity,Infinity",
+    );
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::MoveOrder)));
+}

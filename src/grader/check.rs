@@ -36,6 +36,8 @@ pub enum Mistake {
     LastTiedMove,
     /// The next board is not the one after the first best move.
     WrongBoard,
+    /// Children visited out of positional order (columns first, say).
+    MoveOrder,
     /// A node expanded below the cut-off depth, or a leaf above it.
     CutoffDepth,
     /// The file stops before the expected end.
@@ -60,6 +62,7 @@ impl Mistake {
             Mistake::WrongRootPlayer => "wrong root player as MAX",
             Mistake::LastTiedMove => "last instead of first tied move",
             Mistake::WrongBoard => "wrong next board",
+            Mistake::MoveOrder => "moves out of positional order",
             Mistake::CutoffDepth => "wrong cut-off depth",
             Mistake::MissingLines => "file ends early",
             Mistake::ExtraLines => "extra lines at the end",
@@ -611,16 +614,32 @@ fn explain_log_line(
             ),
         ),
         (Some(de), Some(da), _) if de == da => {
+            let later = later_siblings(exp, j);
+            if later.contains(&a.name) {
+                return (
+                    Some(Mistake::MoveOrder),
+                    format!(
+                        "expected {name} here: your log visits {} first. Children come in \
+                         positional order, upper rows first and left first within a row \
+                         (a1, b1, ..., h1, a2, ...): {name} before {}",
+                        a.name,
+                        later.join(", ")
+                    ),
+                );
+            }
             let order = if square_order(e.name) < square_order(a.name) {
                 format!("your log skips {name}")
             } else {
-                format!("your log has {} before {name}", a.name)
+                format!(
+                    "your log has {}, which the expected tree does not visit here",
+                    a.name
+                )
             };
             (
                 None,
                 format!(
-                    "expected node {name} here: {order}. Children come in positional order, \
-                     upper rows first and left first within a row, one for every legal move"
+                    "expected node {name} here: {order}. A node has one child for every \
+                     legal move (all 8 directions, every bracketed line), in positional order"
                 ),
             )
         }
@@ -633,6 +652,22 @@ fn explain_log_line(
             ),
         ),
     }
+}
+
+/// The names of the siblings that follow the node first printed at `j`, in order.
+fn later_siblings<'a>(entries: &[Entry<'a>], j: usize) -> Vec<&'a str> {
+    let Some(depth) = entries[j].depth else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    for (i, entry) in entries.iter().enumerate().skip(j + 1) {
+        match entry.depth {
+            Some(d) if d < depth.saturating_sub(1) => break,
+            Some(d) if d == depth && log::is_first_print(entries, i) => names.push(entry.name),
+            _ => {}
+        }
+    }
+    names
 }
 
 fn show_depth(entry: &Entry) -> String {
