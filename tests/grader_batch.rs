@@ -158,3 +158,24 @@ fn bad_arguments_exit_2() {
     let timeout = reversi(&["batch", "testcases", "--timeout", "0"]);
     assert_eq!(timeout.status.code(), Some(2));
 }
+
+#[test]
+fn outputs_are_kept_on_request() {
+    let kept = tempfile::tempdir().unwrap();
+    let cases = testcases().join("cs561/s2017");
+    let output = reversi(&[
+        "batch",
+        cases.to_str().unwrap(),
+        "--keep",
+        kept.path().to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    for case in ["case1", "case2", "case3", "case4", "case5"] {
+        let ours = fs::read(kept.path().join(case).join("output.txt")).unwrap();
+        assert_eq!(
+            ours,
+            fs::read(cases.join(case).join("output.txt")).unwrap(),
+            "{case}"
+        );
+    }
+}

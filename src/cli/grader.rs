@@ -123,6 +123,9 @@ pub struct BatchArgs {
     /// Print the results as JSON instead of rows.
     #[arg(long)]
     json: bool,
+    /// Keep every output in this folder, as CASE/output.txt.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
     /// Cases run at once [default: the number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -270,6 +273,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         runner,
         lenient: args.lenient,
         jobs,
+        keep: args.keep.clone(),
     };
     let mut progress = Progress::new();
     let results = batch::run(&cases, &options, &mut |done, total| {

@@ -260,6 +260,9 @@ pub struct BatchOptions<'a> {
     pub lenient: bool,
     /// Cases run at once.
     pub jobs: usize,
+    /// A folder to keep every output in, as `CASE/output.txt` (to look at a
+    /// student's failures, or draw them with `tree --log`).
+    pub keep: Option<PathBuf>,
 }
 
 /// Runs every case, `options.jobs` at a time; `progress` hears (done, total) after
@@ -304,7 +307,14 @@ pub fn run(
 /// Runs one case and judges it.
 pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
     let start = Instant::now();
-    let (verdict, detail, report) = match produce(case, &options.runner) {
+    let produced = produce(case, &options.runner).and_then(|produced| {
+        match (&produced, &options.keep) {
+            (Produced::Output(bytes), Some(folder)) => keep(folder, case, bytes),
+            _ => Ok(()),
+        }
+        .map(|()| produced)
+    });
+    let (verdict, detail, report) = match produced {
         Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
             Ok(expected) => {
                 let report = check(&expected, &actual, options.lenient);
@@ -336,6 +346,15 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         seconds: start.elapsed().as_secs_f64(),
         report,
     }
+}
+
+/// Writes `bytes` to `folder/CASE/output.txt`.
+fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
+    let path = folder.join(&case.name).join("output.txt");
+    path.parent()
+        .map_or(Ok(()), fs::create_dir_all)
+        .and_then(|()| fs::write(&path, bytes))
+        .map_err(|e| format!("cannot keep the output as {}: {e}", path.display()))
 }
 
 /// What running a case gave.
