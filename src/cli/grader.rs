@@ -364,14 +364,7 @@ pub fn gen(args: &GenArgs) -> Result<()> {
         }
         .into());
     }
-    let style = SolveArgs {
-        input: PathBuf::new(),
-        output: PathBuf::new(),
-        dialect: None,
-        eol: args.eol,
-        final_newline: args.final_newline,
-    }
-    .style();
+    let style = super::style(args.eol, args.final_newline);
     let options = GenOptions {
         count: args.count,
         seed: args.seed,

@@ -52,13 +52,18 @@ struct SolveArgs {
 impl SolveArgs {
     /// The byte form these flags ask for.
     fn style(&self) -> Style {
-        Style {
-            line_end: match self.eol {
-                EolArg::Crlf => LineEnd::Crlf,
-                EolArg::Lf => LineEnd::Lf,
-            },
-            final_newline: self.final_newline,
-        }
+        style(self.eol, self.final_newline)
+    }
+}
+
+/// The byte form of `--eol` and `--final-newline`.
+fn style(eol: EolArg, final_newline: bool) -> Style {
+    Style {
+        line_end: match eol {
+            EolArg::Crlf => LineEnd::Crlf,
+            EolArg::Lf => LineEnd::Lf,
+        },
+        final_newline,
     }
 }
 

@@ -469,13 +469,13 @@ fn line_difference(want: &[String], got: &[String], index: usize) -> Difference 
         .map(|l| Entry::parse(l))
         .collect();
     let j = index - LOG_START;
-    let paths = if j < exp.len() {
-        log::paths(&exp)
+    let path = if j < exp.len() {
+        log::path_at(&exp, j)
     } else {
-        log::paths(&act)
+        log::path_at(&act, j)
     };
-    difference.node = paths.get(j).map(|p| log::path_text(p));
-    let (mistake, explanation) = explain_log_line(&exp, &act, j, &paths);
+    difference.node = (!path.is_empty()).then(|| log::path_text(&path));
+    let (mistake, explanation) = explain_log_line(&exp, &act, j, &path);
     difference.mistake = mistake;
     difference.explanation = explanation;
     difference
@@ -510,7 +510,7 @@ fn explain_log_line(
     exp: &[Entry],
     act: &[Entry],
     j: usize,
-    paths: &[Vec<&str>],
+    path: &[&str],
 ) -> (Option<Mistake>, String) {
     let (Some(e), Some(a)) = (exp.get(j), act.get(j)) else {
         return if j >= act.len() {
@@ -565,10 +565,7 @@ fn explain_log_line(
         return explain_same_node(exp, act, j);
     }
     if e.name == "pass" && a.name != "pass" {
-        let parent = paths[j]
-            .len()
-            .checked_sub(2)
-            .map_or("the parent", |i| paths[j][i]);
+        let parent = path.len().checked_sub(2).map_or("the parent", |i| path[i]);
         return (
             Some(Mistake::MissingPass),
             format!(

@@ -108,20 +108,17 @@ pub fn parse_float_value(text: &str) -> Option<i32> {
     (number.fract() == 0.0 && number.abs() < f64::from(INFINITY)).then_some(number as i32)
 }
 
-/// The names of the nodes from the root to the node printed on each line, e.g.
+/// The names of the nodes from the root to the node printed at `index`, e.g.
 /// `["root", "d3", "c3"]`, rebuilt from the depths: a node at depth `d` is a child
 /// of the last node printed at depth `d - 1`.
-pub fn paths<'a>(entries: &[Entry<'a>]) -> Vec<Vec<&'a str>> {
+pub fn path_at<'a>(entries: &[Entry<'a>], index: usize) -> Vec<&'a str> {
     let mut stack: Vec<&'a str> = Vec::new();
-    entries
-        .iter()
-        .map(|entry| {
-            let depth = entry.depth.map_or(stack.len(), |d| d as usize);
-            stack.truncate(depth);
-            stack.push(entry.name);
-            stack.clone()
-        })
-        .collect()
+    for entry in &entries[..=index.min(entries.len().saturating_sub(1))] {
+        let depth = entry.depth.map_or(stack.len(), |d| d as usize);
+        stack.truncate(depth);
+        stack.push(entry.name);
+    }
+    stack
 }
 
 /// A path joined for people: `root > d3 > c3`.
@@ -174,10 +171,9 @@ mod tests {
             "root,0,a", "d3,1,a", "c3,2,a", "d3,1,a", "e3,2,a", "root,0,a",
         ];
         let entries: Vec<Entry> = lines.iter().map(|l| Entry::parse(l)).collect();
-        let paths = paths(&entries);
-        assert_eq!(path_text(&paths[2]), "root > d3 > c3");
-        assert_eq!(path_text(&paths[4]), "root > d3 > e3");
-        assert_eq!(path_text(&paths[5]), "root");
+        assert_eq!(path_text(&path_at(&entries, 2)), "root > d3 > c3");
+        assert_eq!(path_text(&path_at(&entries, 4)), "root > d3 > e3");
+        assert_eq!(path_text(&path_at(&entries, 5)), "root");
         assert!(is_leaf(&entries, 2) && !is_leaf(&entries, 1) && !is_first_print(&entries, 3));
     }
 }
