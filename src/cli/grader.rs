@@ -15,11 +15,11 @@ use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
 use crate::grader::batch::{
-    self, find_cases, ArgsSyntax, BatchOptions, CaseOptions, Runner, Summary, Verdict,
+    self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, Runner, Summary, Verdict,
 };
 use crate::grader::check;
-use crate::grader::gen::{self, Category, GenOptions};
-use crate::grader::tree::{self as picture, RootPosition, Tree};
+use crate::grader::gen::{self, Category, GenError, GenOptions};
+use crate::grader::tree::{self as picture, RootPosition, Tree, TreeError};
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -61,6 +61,17 @@ pub enum GraderUsageError {
         /// The folder as given.
         path: String,
     },
+}
+
+/// Whether `error` comes from bad arguments or input given to a grader tool
+/// (exit status 2).
+pub fn is_usage_error(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.is::<GraderUsageError>()
+            || cause.is::<BatchError>()
+            || cause.is::<GenError>()
+            || cause.is::<TreeError>()
+    })
 }
 
 /// The files differ, or some case failed: exit status 1, the report says why.

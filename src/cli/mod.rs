@@ -69,14 +69,6 @@ fn style(eol: EolArg, final_newline: bool) -> Style {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
-    Perft {
-        /// Plies to search.
-        depth: u32,
-        /// Width and height of the square board, from the standard start.
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
-        size: u8,
-    },
     /// Compare an output file with the expected one and explain the first difference
     /// (exit 0 identical, 1 different, 2 bad arguments).
     Check(grader::CheckArgs),
@@ -88,6 +80,14 @@ enum Command {
     Gen(grader::GenArgs),
     /// Draw the alpha-beta tree of an input (or of a log) as an HTML page with an SVG.
     Tree(grader::TreeArgs),
+    /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
+    Perft {
+        /// Plies to search.
+        depth: u32,
+        /// Width and height of the square board, from the standard start.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
+        size: u8,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -133,21 +133,21 @@ pub fn main() -> ExitCode {
         Err(error) if error.is::<grader::Failed>() => ExitCode::from(1),
         Err(error) => {
             eprintln!("reversi: {error:#}");
-            ExitCode::from(exit_status(&error))
+            let status = if grader::is_usage_error(&error) {
+                2
+            } else {
+                exit_status(&error)
+            };
+            ExitCode::from(status)
         }
     }
 }
 
 /// 2 for bad input or arguments, 1 for anything else (I/O).
 fn exit_status(error: &anyhow::Error) -> u8 {
-    let bad_input = error.chain().any(|cause| {
-        cause.is::<InputError>()
-            || cause.is::<UsageError>()
-            || cause.is::<crate::grader::batch::BatchError>()
-            || cause.is::<crate::grader::gen::GenError>()
-            || cause.is::<crate::grader::tree::TreeError>()
-            || cause.is::<grader::GraderUsageError>()
-    });
+    let bad_input = error
+        .chain()
+        .any(|cause| cause.is::<InputError>() || cause.is::<UsageError>());
     if bad_input {
         2
     } else {
@@ -159,15 +159,15 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => solve(&cli.solve),
+        Some(Command::Check(args)) => grader::check(&args),
+        Some(Command::Batch(args)) => grader::batch(&args),
+        Some(Command::Gen(args)) => grader::gen(&args),
+        Some(Command::Tree(args)) => grader::tree(&args),
         Some(Command::Perft { depth, size }) => {
             let geometry = Geometry::rectangle(size, size);
             println!("{}", perft(geometry.start(), geometry, depth));
             Ok(())
         }
-        Some(Command::Check(args)) => grader::check(&args),
-        Some(Command::Batch(args)) => grader::batch(&args),
-        Some(Command::Gen(args)) => grader::gen(&args),
-        Some(Command::Tree(args)) => grader::tree(&args),
     }
 }
 
@@ -206,7 +206,13 @@ fn solve(args: &SolveArgs) -> Result<()> {
     let bytes = read_input(&args.input)?;
     let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
-    let style = args.style();
+    let style = Style {
+        line_end: match args.eol {
+            EolArg::Crlf => LineEnd::Crlf,
+            EolArg::Lf => LineEnd::Lf,
+        },
+        final_newline: args.final_newline,
+    };
     if args.output == Path::new("-") {
         let stdout = io::stdout().lock();
         cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;

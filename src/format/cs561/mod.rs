@@ -5,9 +5,10 @@ mod input;
 mod log;
 mod output;
 
-pub use input::input_file;
 pub use input::{
     parse, Dialect, InputError, InputErrorKind, Player, Problem, Task, MAX_INPUT_BYTES,
 };
 pub use log::{Columns, LogWriter};
-pub use output::{board_lines, params as search_params, write_output, write_output_stream};
+pub use output::{
+    board_lines, input_file, params as search_params, write_output, write_output_stream,
+};
