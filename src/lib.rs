@@ -1,6 +1,6 @@
 //! `reversi`: a reference solver and grading kit for Othello/Reversi search homework.
 //!
-//! Layers, each using only those below it: [`cli`] -> [`grader`] -> [`format`] -> [`search`] ->
+//! Layers, each using only those below it: [`cli`] -> [`format`] -> [`search`] ->
 //! [`eval`] -> [`board`].
 
 pub mod board;
