@@ -7,7 +7,7 @@ use reversi::board::Square;
 use reversi::eval::{Cs561, Evaluation};
 use reversi::format::cs561::{self, board_lines, Columns, LogWriter, Player};
 use reversi::format::{LineEnd, Style};
-use reversi::grader::check::{check, Mistake, Report};
+use reversi::grader::check::{check, check_with_input, Mistake, Report};
 use reversi::search::{search, SearchParams};
 
 fn case(path: &str) -> Vec<u8> {
@@ -366,4 +366,35 @@ fn columns_before_rows() {
         "c4,1,Infinity,-Infinity,Infinity",
     );
     insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::MoveOrder)));
+}
+
+fn handout_root() -> reversi::grader::replay::Position {
+    let problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
+    reversi::grader::replay::Position::root(&problem)
+}
+
+#[test]
+fn a_move_that_is_not_legal_with_the_input() {
+    // A move generator that wraps around the board's edge finds a1 for O after d3.
+    let actual = replace_line(&handout(), "e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
+    let blind = check(&handout(), &actual, false);
+    assert_eq!(blind.difference.unwrap().mistake, None);
+    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    assert_eq!(
+        report.difference.as_ref().unwrap().mistake,
+        Some(Mistake::IllegalMove)
+    );
+    insta::assert_snapshot!(report.to_string());
+}
+
+#[test]
+fn a_wrong_leaf_value_shows_the_board_with_the_input() {
+    let actual = replace_line(
+        &handout(),
+        "c3,2,-3,-Infinity,Infinity",
+        "c3,2,-5,-Infinity,Infinity",
+    );
+    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    assert_eq!(report.difference.as_ref().unwrap().mistake, None);
+    insta::assert_snapshot!(report.to_string());
 }

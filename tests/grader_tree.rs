@@ -7,7 +7,8 @@ use std::process::Command;
 use reversi::format::cs561;
 use reversi::format::Style;
 use reversi::grader::batch::solve_problem;
-use reversi::grader::tree::{html, svg, RootPosition, Tree};
+use reversi::grader::replay::Position;
+use reversi::grader::tree::{html, svg, Tree};
 
 fn case(path: &str) -> Vec<u8> {
     fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -18,10 +19,7 @@ fn tree_of(input: &str, collapse_below: u32) -> Tree {
     let problem = cs561::parse(&case(input), None).unwrap();
     let output = String::from_utf8(solve_problem(&problem, Style::default())).unwrap();
     let lines: Vec<&str> = output.split("\r\n").collect();
-    let root = RootPosition {
-        board: problem.root(),
-        player: problem.player,
-    };
+    let root = Position::root(&problem);
     Tree::from_output(&lines, Some(root), collapse_below).unwrap()
 }
 
@@ -103,10 +101,7 @@ fn an_illegal_move_has_no_board() {
     let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
     let text = text.replace("e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
     let lines: Vec<&str> = text.split("\r\n").collect();
-    let root = RootPosition {
-        board: problem.root(),
-        player: problem.player,
-    };
+    let root = Position::root(&problem);
     let tree = Tree::from_output(&lines, Some(root), 4).unwrap();
     let d3 = &tree.root.children[0];
     assert!(d3.board.is_some() && d3.children[1].name == "a1" && d3.children[1].board.is_none());

@@ -19,7 +19,8 @@ use crate::grader::batch::{
 };
 use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
-use crate::grader::tree::{self as picture, RootPosition, Tree, TreeError};
+use crate::grader::replay::Position;
+use crate::grader::tree::{self as picture, Tree, TreeError};
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -35,6 +36,10 @@ pub struct CheckArgs {
     /// Print the report as JSON instead of words.
     #[arg(long)]
     json: bool,
+    /// The case's input: then the explanation can tell whether a move in the log is
+    /// legal, and show the board where the logs part.
+    #[arg(long, value_name = "PATH")]
+    input: Option<PathBuf>,
 }
 
 /// Failures of the grader tools that the user fixes by changing the arguments (exit 2).
@@ -101,7 +106,15 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 pub fn check(args: &CheckArgs) -> Result<()> {
     let expected = read(&args.expected)?;
     let actual = read(&args.actual)?;
-    let report = check::check(&expected, &actual, args.lenient);
+    let root = match &args.input {
+        Some(path) => {
+            let problem =
+                cs561::parse(&read(path)?, None).with_context(|| path.display().to_string())?;
+            Some(Position::root(&problem))
+        }
+        None => None,
+    };
+    let report = check::check_with_input(&expected, &actual, args.lenient, root);
     if args.json {
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
@@ -474,10 +487,7 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
     };
     let text = String::from_utf8_lossy(&output);
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
-    let root = problem.as_ref().map(|p| RootPosition {
-        board: p.root(),
-        player: p.player,
-    });
+    let root = problem.as_ref().map(Position::root);
     let mut drawn = Tree::from_output(&lines, root, args.collapse_below).with_context(|| {
         args.log
             .as_deref()

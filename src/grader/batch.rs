@@ -14,7 +14,8 @@ use serde::Serialize;
 use thiserror::Error;
 use walkdir::WalkDir;
 
-use super::check::{check, Report};
+use super::check::{check_with_input, Report};
+use super::replay::Position;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
 
@@ -317,7 +318,11 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
     let (verdict, detail, report) = match produced {
         Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
             Ok(expected) => {
-                let report = check(&expected, &actual, options.lenient);
+                let root = fs::read(&case.input)
+                    .ok()
+                    .and_then(|input| cs561::parse(&input, None).ok())
+                    .map(|problem| Position::root(&problem));
+                let report = check_with_input(&expected, &actual, options.lenient, root);
                 let verdict = if report.passed() {
                     Verdict::Pass
                 } else {

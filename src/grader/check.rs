@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
+use super::replay::{square_of, Position};
 use crate::search::INFINITY;
 
 /// A mistake students make often enough to have a name.
@@ -36,6 +37,8 @@ pub enum Mistake {
     LastTiedMove,
     /// The next board is not the one after the first best move.
     WrongBoard,
+    /// A child for a move that is not legal (needs the input to tell).
+    IllegalMove,
     /// Children visited out of positional order (columns first, say).
     MoveOrder,
     /// A node expanded below the cut-off depth, or a leaf above it.
@@ -62,6 +65,7 @@ impl Mistake {
             Mistake::WrongRootPlayer => "wrong root player as MAX",
             Mistake::LastTiedMove => "last instead of first tied move",
             Mistake::WrongBoard => "wrong next board",
+            Mistake::IllegalMove => "a move that is not legal",
             Mistake::MoveOrder => "moves out of positional order",
             Mistake::CutoffDepth => "wrong cut-off depth",
             Mistake::MissingLines => "file ends early",
@@ -253,6 +257,17 @@ impl Lines {
 /// Compares `actual` with `expected` (both whole output files). `lenient` asks for
 /// the Fall 2014 grader's comparison; the report tells the strict one in any case.
 pub fn check(expected: &[u8], actual: &[u8], lenient: bool) -> Report {
+    check_with_input(expected, actual, lenient, None)
+}
+
+/// Like [`check`], knowing the input's position: the explanation can then say
+/// whether a move in the log is legal, and show the board where the logs part.
+pub fn check_with_input(
+    expected: &[u8],
+    actual: &[u8],
+    lenient: bool,
+    root: Option<Position>,
+) -> Report {
     let identical = expected == actual;
     let (want, got) = (Lines::split(expected), Lines::split(actual));
     let lenient_identical = want.lenient() == got.lenient();
@@ -271,7 +286,7 @@ pub fn check(expected: &[u8], actual: &[u8], lenient: bool) -> Report {
     } else if want.texts == got.texts {
         Some(byte_form(&want, &got))
     } else {
-        let content = content_difference(&want.texts, &got.texts, &mut notes);
+        let content = content_difference(&want.texts, &got.texts, root, &mut notes);
         if want
             .ends
             .iter()
@@ -362,7 +377,12 @@ fn byte_form(want: &Lines, got: &Lines) -> Difference {
 
 /// The first line that differs in content, explained; `notes` gets a board
 /// difference that the log difference probably causes.
-fn content_difference(want: &[String], got: &[String], notes: &mut Vec<String>) -> Difference {
+fn content_difference(
+    want: &[String],
+    got: &[String],
+    root: Option<Position>,
+    notes: &mut Vec<String>,
+) -> Difference {
     let first = (0..want.len().min(got.len()))
         .find(|&i| want[i] != got[i])
         .unwrap_or(want.len().min(got.len()));
@@ -385,15 +405,21 @@ fn content_difference(want: &[String], got: &[String], notes: &mut Vec<String>) 
                     first + 1,
                     board.explanation
                 ));
-                return line_difference(want, got, line);
+                return line_difference(want, got, line, root, notes);
             }
         }
     }
-    line_difference(want, got, first)
+    line_difference(want, got, first, root, notes)
 }
 
 /// A difference at 0-based line `index`, at or after the board.
-fn line_difference(want: &[String], got: &[String], index: usize) -> Difference {
+fn line_difference(
+    want: &[String],
+    got: &[String],
+    index: usize,
+    root: Option<Position>,
+    notes: &mut Vec<String>,
+) -> Difference {
     let mut difference = Difference {
         line: Some(index + 1),
         expected: want.get(index).cloned(),
@@ -478,6 +504,9 @@ fn line_difference(want: &[String], got: &[String], index: usize) -> Difference 
     let (mistake, explanation) = explain_log_line(&exp, &act, j, &path);
     difference.mistake = mistake;
     difference.explanation = explanation;
+    if let Some(root) = root {
+        replay(&exp, &act, j, root, &mut difference, notes);
+    }
     difference
 }
 
@@ -502,6 +531,50 @@ fn cutoff_rule(entry: &Entry) -> String {
             "{} is a MIN node and its value {v} <= alpha {a}",
             entry.name
         )
+    }
+}
+
+/// With the input's position: names a move of the actual log at entry `j` that is
+/// not legal where it is made, and otherwise shows the board where the logs part.
+fn replay(
+    exp: &[Entry],
+    act: &[Entry],
+    j: usize,
+    root: Position,
+    difference: &mut Difference,
+    notes: &mut Vec<String>,
+) {
+    if let Some(a) = act.get(j).filter(|a| square_of(a.name).is_some()) {
+        let path = log::path_at(act, j);
+        let parent = &path[..path.len() - 1];
+        if let Some(position) = root.at(parent).filter(|p| p.child(a.name).is_none()) {
+            difference.mistake = Some(Mistake::IllegalMove);
+            difference.explanation = format!(
+                "{} is not a legal move for {} at {}: a move must flip at least one disc, \
+                 bracketing a line of the opponent's discs in one of the 8 directions \
+                 without crossing the board's edge. The board there: {}",
+                a.name,
+                char::from(position.player.symbol()),
+                log::path_text(parent),
+                position.describe()
+            );
+            return;
+        }
+    }
+    if difference.mistake.is_none() && j < exp.len() {
+        let path = log::path_at(exp, j);
+        let (shown, position) = if exp[j].name == act.get(j).map_or("", |a| a.name) {
+            (&path[..], root.at(&path))
+        } else {
+            (&path[..path.len() - 1], root.at(&path[..path.len() - 1]))
+        };
+        if let Some(position) = position {
+            notes.push(format!(
+                "the board at {}: {}",
+                log::path_text(shown),
+                position.describe()
+            ));
+        }
     }
 }
 
@@ -673,11 +746,7 @@ fn show_depth(entry: &Entry) -> String {
 
 /// `a1` = 0, ..., `h8` = 63; anything else sorts after.
 fn square_order(name: &str) -> usize {
-    let bytes = name.as_bytes();
-    match bytes {
-        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => usize::from(r - b'1') * 8 + usize::from(c - b'a'),
-        _ => usize::MAX,
-    }
+    square_of(name).map_or(usize::MAX, |square| usize::from(square.index()))
 }
 
 /// The same node on both sides, printed with different values.

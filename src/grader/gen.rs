@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use thiserror::Error;
 
 use super::batch::{solve_bytes, ArgsSyntax, CaseOptions};
+use super::replay::other;
 use crate::board::{Board, Geometry, Square, Squares};
 use crate::eval::Cs561;
 use crate::format::cs561::{input_file, search_params, Dialect, Player, Problem, Task};
@@ -165,10 +166,7 @@ impl Game {
             let square: Square = Squares(moves).nth(pick).expect("pick below the count");
             self.board = self.board.play(square);
         }
-        self.to_move = match self.to_move {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        };
+        self.to_move = other(self.to_move);
         true
     }
 

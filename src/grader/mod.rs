@@ -11,4 +11,5 @@ pub mod batch;
 pub mod check;
 pub mod gen;
 pub mod log;
+pub mod replay;
 pub mod tree;

@@ -10,9 +10,8 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use super::log::{self, Entry};
-use crate::board::{Board, Square, Squares};
-use crate::format::cs561::{board_lines, Player};
-use crate::format::LineEnd;
+use super::replay::{square_of, Position};
+use crate::board::Squares;
 
 /// Why a log cannot be drawn.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -28,15 +27,6 @@ pub enum TreeError {
         /// What is wrong.
         what: String,
     },
-}
-
-/// The root position, when known: it gives every node its board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RootPosition {
-    /// The board, from the view of the player to move.
-    pub board: Board,
-    /// The player to move (MAX).
-    pub player: Player,
 }
 
 /// One node of the tree, with every line the log printed for it.
@@ -112,40 +102,7 @@ pub struct Tree {
 /// A node being built, with the position it holds.
 struct Open {
     node: Node,
-    position: Option<(Board, Player)>,
-}
-
-fn other(player: Player) -> Player {
-    match player {
-        Player::X => Player::O,
-        Player::O => Player::X,
-    }
-}
-
-fn board_text(board: Board, to_move: Player) -> String {
-    let (x, o) = match to_move {
-        Player::X => (board.own, board.opp),
-        Player::O => (board.opp, board.own),
-    };
-    let rows = board_lines(x, o, LineEnd::Lf);
-    String::from_utf8_lossy(&rows).replace('\n', "")
-}
-
-fn square_of(name: &str) -> Option<Square> {
-    match name.as_bytes() {
-        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(Square::new(r - b'1', c - b'a')),
-        _ => None,
-    }
-}
-
-/// The position after the move `name` from `position`, if it is legal there.
-fn child_position(position: Option<(Board, Player)>, name: &str) -> Option<(Board, Player)> {
-    let (board, player) = position?;
-    if name == "pass" {
-        return (board.moves() == 0).then(|| (board.pass(), other(player)));
-    }
-    let square = square_of(name)?;
-    (board.moves() & square.bit() != 0).then(|| (board.play(square), other(player)))
+    position: Option<Position>,
 }
 
 impl Tree {
@@ -154,7 +111,7 @@ impl Tree {
     /// `collapse_below` are only counted.
     pub fn from_output(
         lines: &[&str],
-        root: Option<RootPosition>,
+        root: Option<Position>,
         collapse_below: u32,
     ) -> Result<Tree, TreeError> {
         let start = lines
@@ -205,8 +162,8 @@ impl Tree {
                 )));
             }
             let position = match stack.last() {
-                None => root.map(|r| (r.board, r.player)),
-                Some(parent) => child_position(parent.position, entry.name),
+                None => root,
+                Some(parent) => parent.position.and_then(|p| p.child(entry.name)),
             };
             stack.push(Open {
                 node: Node {
@@ -216,7 +173,7 @@ impl Tree {
                     prints: vec![print],
                     children: Vec::new(),
                     hidden: 0,
-                    board: position.map(|(b, p)| board_text(b, p)),
+                    board: position.map(Position::cells),
                     pruned: Vec::new(),
                     cut: false,
                     chosen: false,
@@ -299,7 +256,7 @@ fn finish(open: &mut Open) {
         _ => false,
     };
     node.cut = cut;
-    if let (true, Some((board, _))) = (cut, open.position) {
+    if let (true, Some(Position { board, .. })) = (cut, open.position) {
         let last_child = node.children.last().and_then(|c| square_of(&c.name));
         node.pruned = Squares(board.moves())
             .filter(|s| last_child.is_some_and(|l| s.index() > l.index()))
