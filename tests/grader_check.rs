@@ -259,8 +259,9 @@ fn empty_file() {
 }
 
 /// Every official output with each line deleted, doubled, swapped with the next or
-/// given another value: `check` never panics, never calls them identical, and always
-/// names a line; `tree` draws them or refuses them, without panicking.
+/// given another value: `check` (with and without the input) never panics, never
+/// calls them identical, and always names a line; `tree` draws them or refuses them,
+/// without panicking.
 #[test]
 fn any_broken_line_is_explained() {
     let root = format!("{}/testcases", env!("CARGO_MANIFEST_DIR"));
@@ -270,6 +271,8 @@ fn any_broken_line_is_explained() {
             continue;
         }
         let expected = fs::read(entry.path()).unwrap();
+        let input = fs::read(entry.path().with_file_name("input.txt")).unwrap();
+        let root = reversi::grader::replay::Position::root(&cs561::parse(&input, None).unwrap());
         let text = String::from_utf8(expected.clone()).unwrap();
         let lines: Vec<&str> = text.split("\r\n").collect();
         for i in 0..lines.len() {
@@ -296,6 +299,11 @@ fn any_broken_line_is_explained() {
                 }
                 let report = check(&expected, actual.as_bytes(), false);
                 assert!(!report.passed(), "{}: line {i}", entry.path().display());
+                let replayed = check_with_input(&expected, actual.as_bytes(), false, Some(root));
+                assert_eq!(
+                    replayed.difference.as_ref().map(|d| d.line),
+                    Some(report.difference.as_ref().unwrap().line)
+                );
                 let difference = report.difference.unwrap();
                 assert!(difference.line.is_some() && !difference.explanation.is_empty());
                 let lines: Vec<&str> = variant.iter().map(String::as_str).collect();
