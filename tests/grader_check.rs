@@ -406,3 +406,10 @@ fn a_wrong_leaf_value_shows_the_board_with_the_input() {
     assert_eq!(report.difference.as_ref().unwrap().mistake, None);
     insta::assert_snapshot!(report.to_string());
 }
+
+#[test]
+fn byte_order_mark() {
+    let mut actual = b"\xef\xbb\xbf".to_vec();
+    actual.extend_from_slice(&handout());
+    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::ByteOrderMark)));
+}

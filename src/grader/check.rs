@@ -17,6 +17,8 @@ pub enum Mistake {
     LineEnds,
     /// The lines are right; the file ends with a line end, or lacks one.
     FinalNewline,
+    /// A UTF-8 byte-order mark (EF BB BF) before the first line.
+    ByteOrderMark,
     /// Spaces at the end of a line, or blank lines at the end of the file.
     TrailingWhitespace,
     /// Values printed as floats: `0.0` for `0`.
@@ -55,6 +57,7 @@ impl Mistake {
         match self {
             Mistake::LineEnds => "line ends only (CRLF vs LF)",
             Mistake::FinalNewline => "final newline only",
+            Mistake::ByteOrderMark => "byte-order mark at the start",
             Mistake::TrailingWhitespace => "trailing whitespace",
             Mistake::FloatValues => "values printed as floats",
             Mistake::UpdatedAtCutoff => "alpha/beta updated at a cutoff (the handout's typo)",
@@ -268,6 +271,10 @@ pub fn check_with_input(
     lenient: bool,
     root: Option<Position>,
 ) -> Report {
+    const BOM: &[u8] = b"\xef\xbb\xbf";
+    if let (false, Some(rest)) = (expected.starts_with(BOM), actual.strip_prefix(BOM)) {
+        return byte_order_mark(expected, rest, lenient, root);
+    }
     let identical = expected == actual;
     let (want, got) = (Lines::split(expected), Lines::split(actual));
     let lenient_identical = want.lenient() == got.lenient();
@@ -323,6 +330,39 @@ fn end_name(end: End) -> &'static str {
         End::Crlf => "CRLF (\\r\\n)",
         End::Lf => "LF (\\n)",
         End::None => "none",
+    }
+}
+
+/// `actual` is `rest` after a byte-order mark: that is the first thing to fix, and
+/// what `rest` alone would get is a note.
+fn byte_order_mark(expected: &[u8], rest: &[u8], lenient: bool, root: Option<Position>) -> Report {
+    let after = check_with_input(expected, rest, lenient, root);
+    let mut notes = vec![match &after.difference {
+        None => "without the mark the file is byte-identical".to_string(),
+        Some(_) => format!("without the mark: {}", after.summary()),
+    }];
+    notes.extend(after.notes);
+    Report {
+        identical: false,
+        lenient_identical: false,
+        lenient,
+        expected_bytes: expected.len(),
+        difference: Some(Difference {
+            line: Some(1),
+            expected: Lines::split(expected).texts.into_iter().next(),
+            actual: Some(format!(
+                "<EF BB BF>{}",
+                Lines::split(rest).texts.first().map_or("", String::as_str)
+            )),
+            node: None,
+            mistake: Some(Mistake::ByteOrderMark),
+            explanation: "the file starts with a UTF-8 byte-order mark (EF BB BF), which \
+                          graders compare as three more bytes: write plain ASCII (in C#, \
+                          encode with `new UTF8Encoding(false)` rather than \
+                          `Encoding.UTF8`; in Python, not with \"utf-8-sig\")"
+                .into(),
+        }),
+        notes,
     }
 }
 
