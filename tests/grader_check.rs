@@ -413,3 +413,35 @@ fn byte_order_mark() {
     actual.extend_from_slice(&handout());
     insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::ByteOrderMark)));
 }
+
+#[test]
+fn an_input_that_does_not_fit_is_not_used() {
+    // The input of another case: d3 is not a legal move there.
+    let other = cs561::parse(&case("cs561/s2017/case4/input.txt"), None).unwrap();
+    let root = reversi::grader::replay::Position::root(&other);
+    let actual = replace_line(&handout(), "e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
+    let report = check_with_input(&handout(), &actual, false, Some(root));
+    assert_eq!(report.difference.unwrap().mistake, None);
+    assert!(report
+        .notes
+        .iter()
+        .any(|n| n.contains("does not fit the expected log")));
+    // Every official case fits its own input.
+    for case_dir in [
+        "cs561/s2017/case3",
+        "cs561/s2017/case4",
+        "cs561/f2014/ref7",
+        "handout/s2017-example",
+    ] {
+        let problem = cs561::parse(&case(&format!("{case_dir}/input.txt")), None).unwrap();
+        let root = reversi::grader::replay::Position::root(&problem);
+        let expected = case(&format!("{case_dir}/output.txt"));
+        let mut broken = expected.clone();
+        broken.extend_from_slice(b"\r\nx");
+        let report = check_with_input(&expected, &broken, false, Some(root));
+        assert!(
+            report.notes.iter().all(|n| !n.contains("does not fit")),
+            "{case_dir}"
+        );
+    }
+}

@@ -544,8 +544,14 @@ fn line_difference(
     let (mistake, explanation) = explain_log_line(&exp, &act, j, &path);
     difference.mistake = mistake;
     difference.explanation = explanation;
-    if let Some(root) = root {
-        replay(&exp, &act, j, root, &mut difference, notes);
+    match root {
+        Some(root) if fits(root, &exp) => replay(&exp, &act, j, root, &mut difference, notes),
+        Some(_) => notes.push(
+            "the input given does not fit the expected log (its moves are not all legal \
+             there), so it was not used"
+                .into(),
+        ),
+        None => {}
     }
     difference
 }
@@ -572,6 +578,30 @@ fn cutoff_rule(entry: &Entry) -> String {
             entry.name
         )
     }
+}
+
+/// Whether every move of the `expected` log is legal from `root`: the input belongs
+/// to this output.
+fn fits(root: Position, expected: &[Entry]) -> bool {
+    // The position of each node on the current path, by depth.
+    let mut positions: Vec<Position> = Vec::new();
+    expected.iter().enumerate().all(|(i, entry)| {
+        let Some(depth) = entry.depth.map(|d| d as usize) else {
+            return false;
+        };
+        if !log::is_first_print(expected, i) {
+            positions.truncate(depth + 1);
+            return positions.len() == depth + 1;
+        }
+        positions.truncate(depth);
+        let position = match depth {
+            0 => Some(root),
+            _ => positions
+                .get(depth - 1)
+                .and_then(|parent| parent.child(entry.name)),
+        };
+        position.map(|p| positions.push(p)).is_some()
+    })
 }
 
 /// With the input's position: names a move of the actual log at entry `j` that is
