@@ -15,7 +15,8 @@ use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
 use crate::grader::batch::{
-    self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, Runner, Summary, Verdict,
+    self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
+    Summary, Verdict,
 };
 use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
@@ -278,6 +279,29 @@ impl Progress {
     }
 }
 
+/// One case's row, names padded to `width`, with the `check` explanation under a
+/// failure.
+fn row(result: &CaseResult, width: usize) -> String {
+    let row = format!(
+        "{:<10} {:<width$}  {}",
+        result.verdict.word(),
+        result.case,
+        result.detail
+    );
+    let mut text = row.trim_end().to_string();
+    text.push('\n');
+    if let Some(report) = result
+        .report
+        .as_ref()
+        .filter(|_| result.verdict != Verdict::Pass)
+    {
+        for line in report.to_string().lines() {
+            text += &format!("    {line}\n");
+        }
+    }
+    text
+}
+
 /// `reversi batch DIR`: prints a row per case and a summary; [`Failed`] if any
 /// case did not pass.
 pub fn batch(args: &BatchArgs) -> Result<()> {
@@ -300,35 +324,26 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         keep: args.keep.clone(),
     };
     let mut progress = Progress::new();
-    let results = batch::run(&cases, &options, &mut |done, total| {
-        progress.draw(done, total)
+    let mut rows: Result<()> = Ok(());
+    let results = batch::run(&cases, &options, &mut |update| {
+        if !args.json && !update.in_order.is_empty() {
+            progress.clear();
+            let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
+            let text: String = update.in_order.iter().map(|r| row(r, width)).collect();
+            if rows.is_ok() {
+                rows = print_out(&text);
+            }
+        }
+        progress.draw(update.done, update.total);
     });
     progress.clear();
+    rows?;
     let summary = Summary::of(&results);
     if args.json {
         let report = serde_json::json!({ "summary": summary, "cases": results });
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        let mut text = String::new();
-        let width = results.iter().map(|r| r.case.len()).max().unwrap_or(0);
-        for result in &results {
-            let row = format!(
-                "{:<10} {:<width$}  {}",
-                result.verdict.word(),
-                result.case,
-                result.detail
-            );
-            text += row.trim_end();
-            text.push('\n');
-            let failed = result.verdict != Verdict::Pass;
-            if let Some(report) = result.report.as_ref().filter(|_| failed) {
-                for line in report.to_string().lines() {
-                    text += &format!("    {line}\n");
-                }
-            }
-        }
-        text += &format!("{summary}\n");
-        print_out(&text)?;
+        print_out(&format!("{summary}\n"))?;
     }
     if summary.all_passed() {
         Ok(())

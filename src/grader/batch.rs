@@ -266,12 +266,23 @@ pub struct BatchOptions<'a> {
     pub keep: Option<PathBuf>,
 }
 
-/// Runs every case, `options.jobs` at a time; `progress` hears (done, total) after
-/// each case and every tenth of a second between. The results come in case order.
+/// What a running batch reports, after each case and every tenth of a second.
+pub struct Update<'a> {
+    /// Cases finished.
+    pub done: usize,
+    /// Cases in all.
+    pub total: usize,
+    /// Results that just became ready in case order: every case before them is done
+    /// and was reported before.
+    pub in_order: Vec<&'a CaseResult>,
+}
+
+/// Runs every case, `options.jobs` at a time, telling `observer` how it goes. The
+/// results come in case order.
 pub fn run(
     cases: &[Case],
     options: &BatchOptions,
-    progress: &mut dyn FnMut(usize, usize),
+    observer: &mut dyn FnMut(Update),
 ) -> Vec<CaseResult> {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
@@ -289,17 +300,30 @@ pub fn run(
             });
         }
         drop(sender);
-        let mut done = 0;
+        let (mut done, mut reported) = (0, 0);
         loop {
             match receiver.recv_timeout(Duration::from_millis(100)) {
                 Ok((index, result)) => {
                     results[index] = Some(result);
                     done += 1;
-                    progress(done, cases.len());
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => progress(done, cases.len()),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
+            let ready = results[reported..]
+                .iter()
+                .take_while(|r| r.is_some())
+                .count();
+            let in_order = results[reported..reported + ready]
+                .iter()
+                .flatten()
+                .collect();
+            reported += ready;
+            observer(Update {
+                done,
+                total: cases.len(),
+                in_order,
+            });
         }
     });
     results.into_iter().flatten().collect()
