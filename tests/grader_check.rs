@@ -445,3 +445,14 @@ fn an_input_that_does_not_fit_is_not_used() {
         );
     }
 }
+
+#[test]
+fn the_board_left_out() {
+    let text = String::from_utf8(handout()).unwrap();
+    let log: Vec<&str> = text.split("\r\n").skip(8).collect();
+    insta::assert_snapshot!(explain(
+        &handout(),
+        log.join("\r\n").as_bytes(),
+        Some(Mistake::MissingBoard)
+    ));
+}

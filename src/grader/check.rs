@@ -37,6 +37,8 @@ pub enum Mistake {
     WrongRootPlayer,
     /// The next board is the one after the last of the tied best moves.
     LastTiedMove,
+    /// The file starts with the log: the next board is not there.
+    MissingBoard,
     /// The next board is not the one after the first best move.
     WrongBoard,
     /// A child for a move that is not legal (needs the input to tell).
@@ -67,6 +69,7 @@ impl Mistake {
             Mistake::PrunedTooLate => "pruning too late (extra lines)",
             Mistake::WrongRootPlayer => "wrong root player as MAX",
             Mistake::LastTiedMove => "last instead of first tied move",
+            Mistake::MissingBoard => "next board missing",
             Mistake::WrongBoard => "wrong next board",
             Mistake::IllegalMove => "a move that is not legal",
             Mistake::MoveOrder => "moves out of positional order",
@@ -431,6 +434,19 @@ fn content_difference(
         (Some(w), Some(g)) => w.trim_end() == g.trim_end(),
         _ => false,
     };
+    let header = want.get(LOG_START - 1).map_or("Node,", String::as_str);
+    if first == 0 && got[0] == header {
+        return Difference {
+            line: Some(1),
+            expected: want.first().cloned(),
+            actual: got.first().cloned(),
+            node: None,
+            mistake: Some(Mistake::MissingBoard),
+            explanation: "the file starts with the log's header: the next board's 8 lines \
+                          must come first"
+                .into(),
+        };
+    }
     let truncated = got.len() < want.len() && got.len() <= LOG_START;
     if first < board_rows && !only_spaces && !truncated {
         let log_first =
