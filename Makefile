@@ -23,22 +23,13 @@ run: build
 test:
 	$(CARGO) test --locked
 
-lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --locked --all-targets -- -D warnings
-
-bench: build
-	$(CARGO) bench --locked --bench engine
-	scripts/bench-e2e.sh
-
 # Draw the alpha-beta tree of an input as HTML, then screenshot it with headless
 # Chromium (installed from Debian's packages if missing; needs root for that).
 # Not part of `make test`: look at target/tree/tree.png.
 TREE_INPUT ?= testcases/handout/s2017-example/input.txt
 tree-screenshot:
-	$(CARGO) build --locked
 	mkdir -p target/tree
-	./target/debug/reversi tree $(TREE_INPUT) -o target/tree/tree.html
+	$(CARGO) run --quiet --locked -- tree $(TREE_INPUT) -o target/tree/tree.html
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 	profile=$$(mktemp -d) && \
 	  chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
@@ -47,3 +38,11 @@ tree-screenshot:
 	    file://$(CURDIR)/target/tree/tree.html; \
 	  status=$$?; rm -rf $$profile; exit $$status
 	@echo "wrote target/tree/tree.html and target/tree/tree.png"
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --locked --all-targets -- -D warnings
+
+bench: build
+	$(CARGO) bench --locked --bench engine
+	scripts/bench-e2e.sh
