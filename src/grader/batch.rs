@@ -257,7 +257,7 @@ impl std::fmt::Display for Summary {
 pub struct BatchOptions<'a> {
     /// What produces the outputs.
     pub runner: Runner<'a>,
-    /// Compare as the Fall 2014 grader (see [`check`]).
+    /// Compare as the Fall 2014 grader (see [`check_with_input`]).
     pub lenient: bool,
     /// Cases run at once.
     pub jobs: usize,

@@ -2,7 +2,7 @@
 //! difference ([`check`]), run folders of cases against our solver or a student's
 //! program ([`batch`]), make new cases ([`gen`]) and draw the search tree ([`tree`]).
 //!
-//! A layer between [`crate::cli`] and [`crate::format`]: it uses the format, search,
+//! A layer between [`crate::cli`] and [`crate::format`](mod@crate::format): it uses the format, search,
 //! evaluation and board layers, and only the command line uses it. Solving goes
 //! through [`crate::format::cs561`] like the plain solver, so every tool agrees with
 //! it byte for byte.
