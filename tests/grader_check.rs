@@ -450,3 +450,18 @@ fn the_board_left_out() {
         Some(Mistake::MissingBoard)
     ));
 }
+
+#[test]
+fn a_pass_with_legal_moves_with_the_input() {
+    let actual = replace_line(
+        &handout(),
+        "c3,2,-3,-Infinity,Infinity",
+        "pass,2,-3,-Infinity,Infinity",
+    );
+    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    assert_eq!(
+        report.difference.as_ref().unwrap().mistake,
+        Some(Mistake::ExtraPass)
+    );
+    insta::assert_snapshot!(report.to_string());
+}

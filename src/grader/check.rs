@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 use super::replay::{square_of, Position};
+use crate::board::Squares;
 use crate::search::INFINITY;
 
 /// A mistake students make often enough to have a name.
@@ -643,6 +644,22 @@ fn replay(
                 char::from(position.player.symbol()),
                 log::path_text(parent),
                 position.describe()
+            );
+            return;
+        }
+    }
+    if let Some(a) = act.get(j).filter(|a| a.name == "pass") {
+        let path = log::path_at(act, j);
+        let parent = &path[..path.len() - 1];
+        if let Some(position) = root.at(parent).filter(|p| p.board.moves() != 0) {
+            let moves: Vec<String> = Squares(position.board.moves())
+                .map(|square| square.to_string())
+                .collect();
+            difference.explanation += &format!(
+                ". At {} {} has legal moves, {}, so it cannot pass",
+                log::path_text(parent),
+                char::from(position.player.symbol()),
+                moves.join(", ")
             );
             return;
         }
