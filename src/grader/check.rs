@@ -648,7 +648,7 @@ fn replay(
             return;
         }
     }
-    if let Some(a) = act.get(j).filter(|a| a.name == "pass") {
+    if act.get(j).is_some_and(|a| a.name == "pass") {
         let path = log::path_at(act, j);
         let parent = &path[..path.len() - 1];
         if let Some(position) = root.at(parent).filter(|p| p.board.moves() != 0) {
