@@ -6,7 +6,7 @@ EXAMPLE ?= testcases/handout/s2017-example
 TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 BIN := $(TARGET_DIR)/release/reversi
 
-.PHONY: run test lint bench build
+.PHONY: run test lint bench build tree-screenshot
 
 build:
 	$(CARGO) build --release --locked
@@ -24,6 +24,22 @@ run: build
 
 test:
 	$(CARGO) test --locked
+
+# Draw the alpha-beta tree of an input as HTML, then screenshot it with headless
+# Chromium (installed from Debian's packages if missing; needs root for that).
+# Not part of `make test`: look at target/tree/tree.png.
+TREE_INPUT ?= testcases/handout/s2017-example/input.txt
+tree-screenshot:
+	mkdir -p target/tree
+	$(CARGO) run --quiet --locked -- tree $(TREE_INPUT) -o target/tree/tree.html
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	profile=$$(mktemp -d) && \
+	  chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+	    --disable-component-update --disable-sync --no-first-run --user-data-dir=$$profile \
+	    --window-size=1280,900 --screenshot=$(CURDIR)/target/tree/tree.png \
+	    file://$(CURDIR)/target/tree/tree.html; \
+	  status=$$?; rm -rf $$profile; exit $$status
+	@echo "wrote target/tree/tree.html and target/tree/tree.png"
 
 lint:
 	$(CARGO) fmt --check

@@ -11,6 +11,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod grader;
+
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use thiserror::Error;
@@ -51,8 +53,37 @@ struct SolveArgs {
     final_newline: bool,
 }
 
+impl SolveArgs {
+    /// The byte form these flags ask for.
+    fn style(&self) -> Style {
+        style(self.eol, self.final_newline)
+    }
+}
+
+/// The byte form of `--eol` and `--final-newline`.
+fn style(eol: EolArg, final_newline: bool) -> Style {
+    Style {
+        line_end: match eol {
+            EolArg::Crlf => LineEnd::Crlf,
+            EolArg::Lf => LineEnd::Lf,
+        },
+        final_newline,
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Compare an output file with the expected one and explain the first difference
+    /// (exit 0 identical, 1 different, 2 bad arguments).
+    Check(grader::CheckArgs),
+    /// Solve every case under a folder (or run a student's program on each) and
+    /// compare with the expected outputs; exit 1 if any case fails.
+    Batch(grader::BatchArgs),
+    /// Write new cases (input.txt and our output.txt) from random legal playouts,
+    /// reproducible from the seed.
+    Gen(grader::GenArgs),
+    /// Draw the alpha-beta tree of an input (or of a log) as an HTML page with an SVG.
+    Tree(grader::TreeArgs),
     /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
     Perft {
         /// Plies to search.
@@ -111,9 +142,15 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.is::<grader::Failed>() => ExitCode::from(1),
         Err(error) => {
             eprintln!("reversi: {error:#}");
-            ExitCode::from(exit_status(&error))
+            let status = if grader::is_usage_error(&error) {
+                2
+            } else {
+                exit_status(&error)
+            };
+            ExitCode::from(status)
         }
     }
 }
@@ -134,6 +171,10 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         None => solve(&cli.solve),
+        Some(Command::Check(args)) => grader::check(&args),
+        Some(Command::Batch(args)) => grader::batch(&args),
+        Some(Command::Gen(args)) => grader::gen(&args),
+        Some(Command::Tree(args)) => grader::tree(&args),
         Some(Command::Perft { depth, size }) => {
             let geometry = Geometry::rectangle(size, size);
             println!("{}", perft(geometry.start(), geometry, depth));

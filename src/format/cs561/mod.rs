@@ -9,4 +9,6 @@ pub use input::{
     parse, Dialect, InputError, InputErrorKind, Player, Problem, Task, MAX_INPUT_BYTES,
 };
 pub use log::{Columns, LogWriter};
-pub use output::{board_lines, write_output, write_output_stream};
+pub use output::{
+    board_lines, input_file, params as search_params, write_output, write_output_stream,
+};

@@ -37,7 +37,8 @@ pub fn board_lines(x_discs: u64, o_discs: u64, line_end: LineEnd) -> Vec<u8> {
     out
 }
 
-fn params(problem: &Problem) -> SearchParams {
+/// How `problem` is searched: its depth, its dialect's leaf rule, pruning unless minimax.
+pub fn params(problem: &Problem) -> SearchParams {
     SearchParams {
         depth: problem.depth,
         leaf_rule: problem.dialect.leaf_rule(),
@@ -123,4 +124,32 @@ pub fn write_output_stream<W: Write + Send>(
         log.finish(style.final_newline, |_| {})?;
         Ok(outcome)
     })
+}
+
+/// The text of an input file for `problem`, in the byte form `style`: the task line
+/// (f2014), the player, the depth and the 8 board rows. [`super::parse`] reads it back.
+pub fn input_file(problem: &Problem, style: Style) -> Vec<u8> {
+    let line_end = style.line_end.bytes();
+    let mut out = Vec::new();
+    if problem.dialect == super::Dialect::F2014 {
+        out.push(match problem.task {
+            Task::Greedy => b'1',
+            Task::Minimax => b'2',
+            Task::AlphaBeta => b'3',
+        });
+        out.extend_from_slice(line_end);
+    }
+    out.push(problem.player.symbol());
+    out.extend_from_slice(line_end);
+    out.extend_from_slice(problem.depth.to_string().as_bytes());
+    out.extend_from_slice(line_end);
+    out.extend_from_slice(&board_lines(
+        problem.x_discs,
+        problem.o_discs,
+        style.line_end,
+    ));
+    if style.final_newline {
+        out.extend_from_slice(line_end);
+    }
+    out
 }

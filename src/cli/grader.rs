@@ -1,0 +1,548 @@
+//! The grader tools' command lines: `check`, `batch`, `gen` and `tree`.
+
+use std::fs;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, ValueEnum};
+use thiserror::Error;
+
+use super::{DialectArg, EolArg, SolveArgs};
+use crate::format::cs561;
+use crate::format::cs561::Dialect;
+use crate::format::LineEnd;
+use crate::grader::batch::{
+    self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
+    Summary, Verdict,
+};
+use crate::grader::check;
+use crate::grader::gen::{self, Category, GenError, GenOptions};
+use crate::grader::replay::Position;
+use crate::grader::tree::{self as picture, Tree, TreeError};
+
+/// Arguments of `reversi check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The expected output file (the course's, or ours).
+    expected: PathBuf,
+    /// The output file to check (a student's `output.txt`).
+    actual: PathBuf,
+    /// Compare as the Fall 2014 grader did: ignore CR, trailing whitespace and
+    /// trailing blank lines (and say what a byte-exact grader would see).
+    #[arg(long)]
+    lenient: bool,
+    /// Print the report as JSON instead of words.
+    #[arg(long)]
+    json: bool,
+    /// The case's input: then the explanation can tell whether a move in the log is
+    /// legal, and show the board where the logs part.
+    #[arg(long, value_name = "PATH")]
+    input: Option<PathBuf>,
+}
+
+/// Failures of the grader tools that the user fixes by changing the arguments (exit 2).
+#[derive(Debug, Error)]
+pub enum GraderUsageError {
+    /// A file named on the command line does not exist.
+    #[error("{path}: no such file")]
+    MissingFile {
+        /// The path as given.
+        path: String,
+    },
+    /// `tree` was given a greedy (f2014 task 1) input alone: it has no log.
+    #[error("{path}: task 1 (greedy) writes no traverse log, so there is no tree to draw")]
+    GreedyHasNoLog {
+        /// The input file.
+        path: String,
+    },
+    /// `tree` was given neither an input nor a log.
+    #[error("name an input file, a log (--log PATH), or both")]
+    NothingToDraw,
+    /// `gen --out` names a folder that already holds files.
+    #[error("{path}: the folder is not empty; name a new or empty folder with --out")]
+    OutNotEmpty {
+        /// The folder as given.
+        path: String,
+    },
+}
+
+/// Whether `error` comes from bad arguments or input given to a grader tool
+/// (exit status 2).
+pub fn is_usage_error(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.is::<GraderUsageError>()
+            || cause.is::<BatchError>()
+            || cause.is::<GenError>()
+            || cause.is::<TreeError>()
+    })
+}
+
+/// The files differ, or some case failed: exit status 1, the report says why.
+#[derive(Debug, Error)]
+#[error("the comparison failed")]
+pub struct Failed;
+
+/// Writes `text` to standard output; a reader that went away (`| head`) is fine.
+fn print_out(text: &str) -> Result<()> {
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        result => result.context("cannot write <stdout>"),
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    if !path.exists() {
+        return Err(GraderUsageError::MissingFile {
+            path: path.display().to_string(),
+        }
+        .into());
+    }
+    fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// `reversi check EXPECTED ACTUAL`: prints the report; [`Failed`] when they differ.
+pub fn check(args: &CheckArgs) -> Result<()> {
+    let expected = read(&args.expected)?;
+    let actual = read(&args.actual)?;
+    let root = match &args.input {
+        Some(path) => {
+            let problem =
+                cs561::parse(&read(path)?, None).with_context(|| path.display().to_string())?;
+            Some(Position::root(&problem))
+        }
+        None => None,
+    };
+    let report = check::check_with_input(&expected, &actual, args.lenient, root);
+    if args.json {
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else {
+        print_out(&report.to_string())?;
+    }
+    if report.passed() {
+        Ok(())
+    } else {
+        Err(Failed.into())
+    }
+}
+
+/// Arguments of `reversi batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// The folder of cases: folders with input.txt and output.txt (and optionally an
+    /// `args` file of solver flags), or NAME.in and NAME.out pairs.
+    dir: PathBuf,
+    /// Run this shell command as the student's program instead of our solver: in a
+    /// fresh folder holding only input.txt, it must write output.txt there. Relative
+    /// paths in it are taken from that folder, so give absolute ones.
+    #[arg(long, value_name = "COMMAND")]
+    against: Option<String>,
+    /// Time limit of each run of --against, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    timeout: Duration,
+    /// Compare as the Fall 2014 grader did (see `reversi check --lenient`).
+    #[arg(long)]
+    lenient: bool,
+    /// Print the results as JSON instead of rows.
+    #[arg(long)]
+    json: bool,
+    /// Keep every output in this folder, as CASE/output.txt.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
+    /// Cases run at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+}
+
+fn parse_seconds(text: &str) -> std::result::Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("expected a number of seconds; found {text:?}"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!(
+            "expected a number of seconds above 0; found {text:?}"
+        ))
+    }
+}
+
+/// A case folder's `args` file: the solver's own flags.
+#[derive(Debug, Parser)]
+#[command(name = "args", no_binary_name = true, disable_help_flag = true)]
+struct ArgsFile {
+    #[command(flatten)]
+    solve: SolveArgs,
+}
+
+/// The solver's flags as the syntax of `args` files.
+struct SolverFlags;
+
+impl From<Dialect> for DialectArg {
+    fn from(dialect: Dialect) -> DialectArg {
+        match dialect {
+            Dialect::S2017 => DialectArg::S2017,
+            Dialect::S2017Jan => DialectArg::S2017Jan,
+            Dialect::F2014 => DialectArg::F2014,
+        }
+    }
+}
+
+fn flag_value(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
+}
+
+impl ArgsSyntax for SolverFlags {
+    fn parse(&self, text: &str) -> std::result::Result<CaseOptions, String> {
+        let file = ArgsFile::try_parse_from(text.split_whitespace()).map_err(|e| {
+            let message = e.to_string();
+            message
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches("error: ")
+                .to_string()
+        })?;
+        if file.solve.input != Path::new("input.txt")
+            || file.solve.output != Path::new("output.txt")
+        {
+            return Err("an args file holds only --dialect, --eol and --final-newline".into());
+        }
+        Ok(CaseOptions {
+            dialect: file.solve.dialect.map(Dialect::from),
+            style: file.solve.style(),
+        })
+    }
+
+    fn render(&self, options: &CaseOptions) -> String {
+        let mut flags = Vec::new();
+        if let Some(dialect) = options.dialect {
+            flags.push(format!(
+                "--dialect {}",
+                flag_value(DialectArg::from(dialect))
+            ));
+        }
+        if options.style.line_end == LineEnd::Lf {
+            flags.push(format!("--eol {}", flag_value(EolArg::Lf)));
+        }
+        if options.style.final_newline {
+            flags.push("--final-newline".into());
+        }
+        flags.join(" ")
+    }
+}
+
+/// Draws `done/total` on stderr once the batch has run for a second, if stderr is a
+/// terminal; [`Progress::clear`] wipes it.
+struct Progress {
+    start: Instant,
+    /// When the bar was last drawn.
+    drawn: Option<Instant>,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            start: Instant::now(),
+            drawn: None,
+            enabled: io::stderr().is_terminal(),
+        }
+    }
+
+    fn draw(&mut self, done: usize, total: usize) {
+        let recent = self
+            .drawn
+            .is_some_and(|at| at.elapsed() < Duration::from_millis(100));
+        if !self.enabled || self.start.elapsed() < Duration::from_secs(1) || recent {
+            return;
+        }
+        const WIDTH: usize = 30;
+        let filled = WIDTH * done / total.max(1);
+        eprint!(
+            "\r[{}{}] {done}/{total} cases",
+            "#".repeat(filled),
+            "-".repeat(WIDTH - filled)
+        );
+        self.drawn = Some(Instant::now());
+    }
+
+    fn clear(&self) {
+        if self.drawn.is_some() {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+/// One case's row, names padded to `width`, with the `check` explanation under a
+/// failure.
+fn row(result: &CaseResult, width: usize) -> String {
+    let row = format!(
+        "{:<10} {:<width$}  {}",
+        result.verdict.word(),
+        result.case,
+        result.detail
+    );
+    let mut text = row.trim_end().to_string();
+    text.push('\n');
+    if let Some(report) = result
+        .report
+        .as_ref()
+        .filter(|_| result.verdict != Verdict::Pass)
+    {
+        for line in report.to_string().lines() {
+            text += &format!("    {line}\n");
+        }
+    }
+    text
+}
+
+/// `reversi batch DIR`: prints a row per case and a summary; [`Failed`] if any
+/// case did not pass.
+pub fn batch(args: &BatchArgs) -> Result<()> {
+    let cases = find_cases(&args.dir)?;
+    let runner = match &args.against {
+        Some(command) => Runner::Program {
+            command: command.clone(),
+            timeout: args.timeout,
+        },
+        None => Runner::Solver(&SolverFlags),
+    };
+    let jobs = match args.jobs {
+        Some(jobs) => usize::from(jobs),
+        None => thread::available_parallelism().map_or(1, usize::from),
+    };
+    let options = BatchOptions {
+        runner,
+        lenient: args.lenient,
+        jobs,
+        keep: args.keep.clone(),
+    };
+    let mut progress = Progress::new();
+    let mut rows: Result<()> = Ok(());
+    let results = batch::run(&cases, &options, &mut |update| {
+        if !args.json && !update.in_order.is_empty() {
+            progress.clear();
+            let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
+            let text: String = update.in_order.iter().map(|r| row(r, width)).collect();
+            if rows.is_ok() {
+                rows = print_out(&text);
+            }
+        }
+        progress.draw(update.done, update.total);
+    });
+    progress.clear();
+    rows?;
+    let summary = Summary::of(&results);
+    if args.json {
+        let report = serde_json::json!({ "summary": summary, "cases": results });
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else {
+        print_out(&format!("{summary}\n"))?;
+    }
+    if summary.all_passed() {
+        Ok(())
+    } else {
+        Err(Failed.into())
+    }
+}
+
+/// Arguments of `reversi gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// How many cases to write.
+    #[arg(long, value_name = "N")]
+    count: usize,
+    /// The seed: the same seed and options give the same files.
+    #[arg(long, value_name = "S")]
+    seed: u64,
+    /// The folder to write the cases to (new, or empty).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Kinds of position, taken in turn (repeat, or separate with commas)
+    /// [default: all].
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "CATEGORY")]
+    category: Vec<Category>,
+    /// The most traverse-log lines a case may have.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_lines: u64,
+    /// The homework release of the inputs.
+    #[arg(long, value_enum, default_value_t = DialectArg::S2017)]
+    dialect: DialectArg,
+    /// The f2014 task line of the inputs.
+    #[arg(long, value_enum, default_value_t = GenTask::AlphaBeta)]
+    task: GenTask,
+    /// Line ends of inputs and outputs.
+    #[arg(long, value_enum, default_value_t = EolArg::Crlf)]
+    eol: EolArg,
+    /// End the last line of inputs and outputs too (the official files do not).
+    #[arg(long)]
+    final_newline: bool,
+}
+
+/// The tasks `gen` writes (greedy has no log to check).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum GenTask {
+    /// Task 3 (f2014), and the only task of s2017.
+    AlphaBeta,
+    /// Task 2 (f2014 only): minimax with a three-column log.
+    Minimax,
+}
+
+/// `reversi gen`: writes the cases and prints one line for each.
+pub fn gen(args: &GenArgs) -> Result<()> {
+    let not_empty = fs::read_dir(&args.out).is_ok_and(|mut entries| entries.next().is_some());
+    if not_empty || args.out.is_file() {
+        return Err(GraderUsageError::OutNotEmpty {
+            path: args.out.display().to_string(),
+        }
+        .into());
+    }
+    let style = super::style(args.eol, args.final_newline);
+    let options = GenOptions {
+        count: args.count,
+        seed: args.seed,
+        categories: args.category.clone(),
+        dialect: args.dialect.into(),
+        style,
+        max_lines: args.max_lines,
+        task: match args.task {
+            GenTask::AlphaBeta => cs561::Task::AlphaBeta,
+            GenTask::Minimax => cs561::Task::Minimax,
+        },
+    };
+    let cases = gen::generate(&options, &SolverFlags)?;
+    let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let mut text = String::new();
+    for case in &cases {
+        let folder = args.out.join(&case.name);
+        fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        let mut files = vec![
+            ("input.txt", &case.input[..]),
+            ("output.txt", &case.output[..]),
+        ];
+        if !case.args.is_empty() {
+            files.push(("args", case.args.as_bytes()));
+        }
+        for (name, bytes) in files {
+            let path = folder.join(name);
+            fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        text += &format!(
+            "{:<width$}  {} to move, depth {}, {} log line{}\n",
+            case.name,
+            char::from(case.player.symbol()),
+            case.depth,
+            case.log_lines,
+            if case.log_lines == 1 { "" } else { "s" }
+        );
+    }
+    let noun = if cases.len() == 1 { "case" } else { "cases" };
+    text += &format!("{} {noun} written to {}\n", cases.len(), args.out.display());
+    print_out(&text)
+}
+
+/// Arguments of `reversi tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// The input to solve and draw; with --log, only its board is used (to show
+    /// the board at every node and name pruned moves).
+    input: Option<PathBuf>,
+    /// Draw this output file's log (a student's, say) instead of solving the input.
+    #[arg(long, value_name = "PATH")]
+    log: Option<PathBuf>,
+    /// The homework release of the input [default: told by the input].
+    #[arg(long, value_enum)]
+    dialect: Option<DialectArg>,
+    /// Draw nodes down to this depth; deeper ones are counted on their ancestor.
+    #[arg(long, value_name = "DEPTH", default_value_t = 4)]
+    collapse_below: u32,
+    /// The HTML file to write; `-` writes standard output.
+    #[arg(short, long, value_name = "PATH", default_value = "tree.html")]
+    output: PathBuf,
+    /// Print the tree as indented text on standard output instead of HTML.
+    #[arg(long)]
+    text: bool,
+}
+
+/// `reversi tree`: writes the page (or prints the outline).
+pub fn tree(args: &TreeArgs) -> Result<()> {
+    let problem = match &args.input {
+        Some(path) => {
+            let bytes = read(path)?;
+            let dialect = args.dialect.map(Dialect::from);
+            Some(cs561::parse(&bytes, dialect).with_context(|| path.display().to_string())?)
+        }
+        None => None,
+    };
+    let (output, title) = match (&args.log, &problem) {
+        (Some(log), _) => (read(log)?, format!("Traverse log of {}", log.display())),
+        (None, Some(problem)) => {
+            let input = args.input.as_deref().unwrap_or(Path::new("input"));
+            if problem.task == cs561::Task::Greedy {
+                let path = input.display().to_string();
+                return Err(GraderUsageError::GreedyHasNoLog { path }.into());
+            }
+            let bytes = batch::solve_problem(problem, crate::format::Style::default());
+            let title = format!(
+                "Alpha-beta tree of {}: {} to move, depth {}",
+                input.display(),
+                char::from(problem.player.symbol()),
+                problem.depth
+            );
+            (bytes, title)
+        }
+        (None, None) => return Err(GraderUsageError::NothingToDraw.into()),
+    };
+    let text = String::from_utf8_lossy(&output);
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let root = problem.as_ref().map(Position::root);
+    let mut drawn = Tree::from_output(&lines, root, args.collapse_below).with_context(|| {
+        args.log
+            .as_deref()
+            .map_or("our output".into(), |log| log.display().to_string())
+    })?;
+    // A log drawn with its input: mark where it first differs from ours.
+    let note = match (&args.log, &problem) {
+        (Some(_), Some(problem)) => {
+            let ours = batch::solve_problem(problem, crate::format::Style::default());
+            let report = check::check(&ours, &output, false);
+            let difference = report.difference.as_ref();
+            if let Some(line) = difference.and_then(|d| d.line) {
+                drawn.mark_line(line);
+            }
+            let label = |d: &check::Difference| d.mistake.map_or("differs", |m| m.label());
+            Some(match difference {
+                None => "identical to our output".to_string(),
+                Some(d) => match (d.line, &d.node) {
+                    (Some(line), Some(node)) => format!(
+                        "first difference from our output: line {line}, {node}: {}",
+                        label(d)
+                    ),
+                    (Some(line), None) => {
+                        format!(
+                            "first difference from our output: line {line}: {}",
+                            label(d)
+                        )
+                    }
+                    (None, _) => format!("the same lines as our output; {}", label(d)),
+                },
+            })
+        }
+        _ => None,
+    };
+    if args.text {
+        return print_out(&drawn.outline());
+    }
+    let page = picture::html(&drawn, &title, note.as_deref());
+    if args.output == Path::new("-") {
+        return print_out(&page);
+    }
+    fs::write(&args.output, page).with_context(|| format!("cannot write {}", args.output.display()))
+}

@@ -1,0 +1,546 @@
+//! `batch`: every case under a folder, solved by our solver or run through a
+//! student's program, compared byte for byte, on all cores.
+
+use std::fs::{self, File};
+use std::io::{self, Cursor, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use thiserror::Error;
+use walkdir::WalkDir;
+
+use super::check::{check_with_input, Report};
+use super::replay::Position;
+use crate::format::cs561::{self, Dialect};
+use crate::format::Style;
+
+/// How a case is solved: the dialect (none: told by the input) and byte form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaseOptions {
+    /// The dialect to read the input in; `None` lets the input tell.
+    pub dialect: Option<Dialect>,
+    /// The output's byte form.
+    pub style: Style,
+}
+
+/// The syntax of a case folder's `args` file: the solver's own flags, which the
+/// command line defines, so it implements this.
+pub trait ArgsSyntax: Sync {
+    /// Reads the text of an `args` file.
+    fn parse(&self, text: &str) -> Result<CaseOptions, String>;
+    /// Writes `options` as the text of an `args` file (empty for the defaults).
+    fn render(&self, options: &CaseOptions) -> String;
+}
+
+/// One case: an input, the expected output, and maybe an `args` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The case's path under the batch folder, without extension.
+    pub name: String,
+    /// `input.txt` or `NAME.in`.
+    pub input: PathBuf,
+    /// `output.txt` or `NAME.out`.
+    pub expected: PathBuf,
+    /// `NAME.args`, or the folder's `args`, when there is one.
+    pub args: Option<PathBuf>,
+}
+
+/// Why a batch cannot run (bad arguments: exit 2).
+#[derive(Debug, Error)]
+pub enum BatchError {
+    /// The folder does not exist or cannot be read.
+    #[error("{path}: cannot read the folder: {reason}")]
+    Folder {
+        /// The folder or file that could not be read.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The folder holds no case.
+    #[error(
+        "{path}: no case found (a case is a folder with input.txt and output.txt, or a \
+         pair NAME.in and NAME.out)"
+    )]
+    NoCases {
+        /// The folder.
+        path: String,
+    },
+}
+
+/// Finds every case under `dir`, in path order.
+pub fn find_cases(dir: &Path) -> Result<Vec<Case>, BatchError> {
+    let mut cases = Vec::new();
+    let folder_error = |error: walkdir::Error| BatchError::Folder {
+        path: error.path().unwrap_or(dir).display().to_string(),
+        reason: error
+            .io_error()
+            .map_or_else(|| error.to_string(), ToString::to_string),
+    };
+    for entry in WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.map_err(folder_error)?;
+        let path = entry.path();
+        let relative = path.strip_prefix(dir).unwrap_or(path);
+        let named = |relative: &Path| {
+            let name = relative.to_string_lossy().replace('\\', "/");
+            if name.is_empty() {
+                dir.file_name()
+                    .map_or(".".into(), |n| n.to_string_lossy().into_owned())
+            } else {
+                name
+            }
+        };
+        let folder_args = |folder: &Path| Some(folder.join("args")).filter(|a| a.is_file());
+        if entry.file_type().is_dir() {
+            let (input, expected) = (path.join("input.txt"), path.join("output.txt"));
+            if input.is_file() && expected.is_file() {
+                cases.push(Case {
+                    name: named(relative),
+                    input,
+                    expected,
+                    args: folder_args(path),
+                });
+            }
+        } else if path.extension().is_some_and(|e| e == "in") {
+            let expected = path.with_extension("out");
+            if expected.is_file() {
+                let own_args = Some(path.with_extension("args")).filter(|a| a.is_file());
+                let folder = path.parent().unwrap_or(dir);
+                cases.push(Case {
+                    name: named(&relative.with_extension("")),
+                    input: path.to_path_buf(),
+                    expected,
+                    args: own_args.or_else(|| folder_args(folder)),
+                });
+            }
+        }
+    }
+    if cases.is_empty() {
+        return Err(BatchError::NoCases {
+            path: dir.display().to_string(),
+        });
+    }
+    Ok(cases)
+}
+
+/// What produces the output of a case.
+pub enum Runner<'a> {
+    /// Our solver, with the options of the case's `args` file.
+    Solver(&'a dyn ArgsSyntax),
+    /// A student's program: a shell command run in a fresh folder holding only
+    /// `input.txt`, which must write `output.txt` there within `timeout`.
+    Program {
+        /// The command, run by `sh -c`.
+        command: String,
+        /// The time limit.
+        timeout: Duration,
+    },
+}
+
+/// The verdict on one case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The output is right (byte-identical, or identical under `--lenient`).
+    Pass,
+    /// The output differs; the report says how.
+    Fail,
+    /// The program exited with a non-zero status or was killed by a signal.
+    Crash,
+    /// The program ran past the time limit and was killed.
+    Timeout,
+    /// The program exited normally without writing `output.txt`.
+    NoOutput,
+    /// The case could not be run (unreadable files, a bad input or `args` file).
+    Error,
+}
+
+impl Verdict {
+    /// The word printed in a row.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Verdict::Pass => "PASS",
+            Verdict::Fail => "FAIL",
+            Verdict::Crash => "CRASH",
+            Verdict::Timeout => "TIMEOUT",
+            Verdict::NoOutput => "NO OUTPUT",
+            Verdict::Error => "ERROR",
+        }
+    }
+}
+
+/// The result of one case.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseResult {
+    /// The case's name.
+    pub case: String,
+    /// What happened.
+    pub verdict: Verdict,
+    /// One line on what happened, for the row.
+    pub detail: String,
+    /// Wall-clock time of solving or running the case, in seconds.
+    pub seconds: f64,
+    /// The comparison, when there was an output to compare.
+    pub report: Option<Report>,
+}
+
+/// Counts of each verdict.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Cases run.
+    pub total: usize,
+    /// Cases that passed.
+    pub passed: usize,
+    /// Outputs that differ.
+    pub failed: usize,
+    /// Programs that crashed.
+    pub crashed: usize,
+    /// Programs that ran out of time.
+    pub timed_out: usize,
+    /// Programs that wrote no output.
+    pub no_output: usize,
+    /// Cases that could not be run.
+    pub errors: usize,
+}
+
+impl Summary {
+    /// Counts the verdicts of `results`.
+    pub fn of(results: &[CaseResult]) -> Summary {
+        let mut summary = Summary {
+            total: results.len(),
+            ..Summary::default()
+        };
+        for result in results {
+            *match result.verdict {
+                Verdict::Pass => &mut summary.passed,
+                Verdict::Fail => &mut summary.failed,
+                Verdict::Crash => &mut summary.crashed,
+                Verdict::Timeout => &mut summary.timed_out,
+                Verdict::NoOutput => &mut summary.no_output,
+                Verdict::Error => &mut summary.errors,
+            } += 1;
+        }
+        summary
+    }
+
+    /// Whether every case passed.
+    pub fn all_passed(&self) -> bool {
+        self.passed == self.total
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cases = if self.total == 1 { "case" } else { "cases" };
+        write!(f, "{} {cases}: {} passed", self.total, self.passed)?;
+        let others = [
+            (self.failed, "failed"),
+            (self.crashed, "crashed"),
+            (self.timed_out, "timed out"),
+            (self.no_output, "wrote no output"),
+            (self.errors, "could not run"),
+        ];
+        for (count, what) in others {
+            if count > 0 {
+                write!(f, ", {count} {what}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How to run a batch.
+pub struct BatchOptions<'a> {
+    /// What produces the outputs.
+    pub runner: Runner<'a>,
+    /// Compare as the Fall 2014 grader (see [`check_with_input`]).
+    pub lenient: bool,
+    /// Cases run at once.
+    pub jobs: usize,
+    /// A folder to keep every output in, as `CASE/output.txt` (to look at a
+    /// student's failures, or draw them with `tree --log`).
+    pub keep: Option<PathBuf>,
+}
+
+/// What a running batch reports, after each case and every tenth of a second.
+pub struct Update<'a> {
+    /// Cases finished.
+    pub done: usize,
+    /// Cases in all.
+    pub total: usize,
+    /// Results that just became ready in case order: every case before them is done
+    /// and was reported before.
+    pub in_order: Vec<&'a CaseResult>,
+}
+
+/// Runs every case, `options.jobs` at a time, telling `observer` how it goes. The
+/// results come in case order.
+pub fn run(
+    cases: &[Case],
+    options: &BatchOptions,
+    observer: &mut dyn FnMut(Update),
+) -> Vec<CaseResult> {
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
+    thread::scope(|scope| {
+        for _ in 0..options.jobs.clamp(1, cases.len().max(1)) {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(index) else { break };
+                if sender.send((index, run_case(case, options))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let (mut done, mut reported) = (0, 0);
+        loop {
+            match receiver.recv_timeout(Duration::from_millis(100)) {
+                Ok((index, result)) => {
+                    results[index] = Some(result);
+                    done += 1;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            let ready = results[reported..]
+                .iter()
+                .take_while(|r| r.is_some())
+                .count();
+            let in_order = results[reported..reported + ready]
+                .iter()
+                .flatten()
+                .collect();
+            reported += ready;
+            observer(Update {
+                done,
+                total: cases.len(),
+                in_order,
+            });
+        }
+    });
+    results.into_iter().flatten().collect()
+}
+
+/// Runs one case and judges it.
+pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
+    let start = Instant::now();
+    let produced = produce(case, &options.runner).and_then(|produced| {
+        match (&produced, &options.keep) {
+            (Produced::Output(bytes), Some(folder)) => keep(folder, case, bytes),
+            _ => Ok(()),
+        }
+        .map(|()| produced)
+    });
+    let (verdict, detail, report) = match produced {
+        Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
+            Ok(expected) => {
+                let root = fs::read(&case.input)
+                    .ok()
+                    .and_then(|input| cs561::parse(&input, None).ok())
+                    .map(|problem| Position::root(&problem));
+                let report = check_with_input(&expected, &actual, options.lenient, root);
+                let verdict = if report.passed() {
+                    Verdict::Pass
+                } else {
+                    Verdict::Fail
+                };
+                let detail = if report.identical {
+                    String::new()
+                } else {
+                    report.summary()
+                };
+                (verdict, detail, Some(report))
+            }
+            Err(e) => (
+                Verdict::Error,
+                format!("{}: {e}", file_name(&case.expected)),
+                None,
+            ),
+        },
+        Ok(Produced::Failed(verdict, detail)) => (verdict, detail, None),
+        Err(message) => (Verdict::Error, message, None),
+    };
+    CaseResult {
+        case: case.name.clone(),
+        verdict,
+        detail,
+        seconds: start.elapsed().as_secs_f64(),
+        report,
+    }
+}
+
+/// Writes `bytes` to `folder/CASE/output.txt`.
+fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
+    let path = folder.join(&case.name).join("output.txt");
+    path.parent()
+        .map_or(Ok(()), fs::create_dir_all)
+        .and_then(|()| fs::write(&path, bytes))
+        .map_err(|e| format!("cannot keep the output as {}: {e}", path.display()))
+}
+
+/// What running a case gave.
+enum Produced {
+    /// An output file to compare.
+    Output(Vec<u8>),
+    /// No output to compare: a crash, a timeout, nothing written.
+    Failed(Verdict, String),
+}
+
+fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
+    match runner {
+        Runner::Solver(syntax) => solve(case, *syntax).map(Produced::Output),
+        Runner::Program { command, timeout } => {
+            run_program(case, command, *timeout).map_err(|e| format!("cannot run the program: {e}"))
+        }
+    }
+}
+
+/// A file of a case named for its row, which already names the case: `args`,
+/// `input.txt`, `NAME.in`.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Solves a case with our solver, as `reversi` would with the case's `args`.
+pub fn solve(case: &Case, syntax: &dyn ArgsSyntax) -> Result<Vec<u8>, String> {
+    let options = match &case.args {
+        Some(path) => {
+            let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", file_name(path)))?;
+            syntax
+                .parse(&text)
+                .map_err(|e| format!("{}: {e}", file_name(path)))?
+        }
+        None => CaseOptions::default(),
+    };
+    let input = fs::read(&case.input).map_err(|e| format!("{}: {e}", file_name(&case.input)))?;
+    solve_bytes(&input, options).map_err(|e| format!("{}: {e}", file_name(&case.input)))
+}
+
+/// The output file of `input` under `options`, as our solver writes it.
+pub fn solve_bytes(input: &[u8], options: CaseOptions) -> Result<Vec<u8>, cs561::InputError> {
+    let problem = cs561::parse(input, options.dialect)?;
+    Ok(solve_problem(&problem, options.style))
+}
+
+/// The output file of `problem` in the byte form `style`, as our solver writes it.
+pub fn solve_problem(problem: &cs561::Problem, style: Style) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    cs561::write_output(problem, style, &mut out).expect("writing to memory cannot fail");
+    out.into_inner()
+}
+
+/// Lines of a crashed program's standard error shown in its row.
+const STDERR_LINES: usize = 3;
+
+/// Runs a student's program the way the course's grader does.
+fn run_program(case: &Case, command: &str, timeout: Duration) -> io::Result<Produced> {
+    let folder = tempfile::Builder::new().prefix("reversi-case-").tempdir()?;
+    fs::copy(&case.input, folder.path().join("input.txt"))?;
+    let mut stderr = tempfile::tempfile()?;
+    let mut shell = shell(command);
+    shell
+        .current_dir(folder.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(stderr.try_clone()?));
+    own_process_group(&mut shell);
+    let mut child = shell.spawn()?;
+    let Some(status) = wait_timeout::ChildExt::wait_timeout(&mut child, timeout)? else {
+        // Not reaped yet, so the group is still the program's: end all of it.
+        kill_group(&mut child);
+        child.wait()?;
+        return Ok(Produced::Failed(
+            Verdict::Timeout,
+            format!("still running after {} s: killed", timeout.as_secs_f64()),
+        ));
+    };
+    if !status.success() {
+        stderr.seek(SeekFrom::Start(0))?;
+        let mut text = String::new();
+        stderr.take(64 * 1024).read_to_string(&mut text).ok();
+        let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let tail = tail[tail.len().saturating_sub(STDERR_LINES)..].join(" | ");
+        let mut detail = describe_status(status);
+        if !tail.is_empty() {
+            detail += &format!("; stderr: {tail}");
+        }
+        return Ok(Produced::Failed(Verdict::Crash, detail));
+    }
+    match File::open(folder.path().join("output.txt")) {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            Ok(Produced::Output(bytes))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Produced::Failed(
+            Verdict::NoOutput,
+            "exited 0 without writing output.txt".into(),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(unix)]
+fn shell(command: &str) -> Command {
+    let mut shell = Command::new("sh");
+    shell.arg("-c").arg(command);
+    shell
+}
+
+#[cfg(not(unix))]
+fn shell(command: &str) -> Command {
+    let mut shell = Command::new("cmd");
+    shell.arg("/C").arg(command);
+    shell
+}
+
+#[cfg(unix)]
+fn own_process_group(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+}
+
+#[cfg(not(unix))]
+fn own_process_group(_: &mut Command) {}
+
+#[cfg(unix)]
+fn kill_group(child: &mut std::process::Child) {
+    // The child leads its own process group (see `own_process_group`).
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group; it touches
+        // no memory of ours. Failure (the group is gone) is fine.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(child: &mut std::process::Child) {
+    child.kill().ok();
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exit status {code}"),
+        None => "abnormal exit".into(),
+    }
+}

@@ -1,0 +1,15 @@
+//! Tools for people who grade the homework: compare output files and explain the
+//! difference ([`check`]), run folders of cases against our solver or a student's
+//! program ([`batch`]), make new cases ([`gen`]) and draw the search tree ([`tree`]).
+//!
+//! A layer between [`crate::cli`] and [`crate::format`](mod@crate::format): it uses the format, search,
+//! evaluation and board layers, and only the command line uses it. Solving goes
+//! through [`crate::format::cs561`] like the plain solver, so every tool agrees with
+//! it byte for byte.
+
+pub mod batch;
+pub mod check;
+pub mod gen;
+pub mod log;
+pub mod replay;
+pub mod tree;

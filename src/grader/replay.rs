@@ -1,0 +1,111 @@
+//! Replaying a log's moves on the input's board: which board a node of a log holds,
+//! and whether a move named in a log is legal there.
+
+use crate::board::{Board, Square};
+use crate::format::cs561::{board_lines, Player, Problem};
+use crate::format::LineEnd;
+
+/// A position: the board, seen from the player to move, and who that is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The board, from the view of the player to move.
+    pub board: Board,
+    /// The player to move.
+    pub player: Player,
+}
+
+impl Position {
+    /// The root position of a problem.
+    pub fn root(problem: &Problem) -> Position {
+        Position {
+            board: problem.root(),
+            player: problem.player,
+        }
+    }
+
+    /// The position after the child `name` of a log (`pass` or a cell), or `None`
+    /// when that move is not legal here.
+    pub fn child(self, name: &str) -> Option<Position> {
+        let board = if name == "pass" {
+            (self.board.moves() == 0).then(|| self.board.pass())?
+        } else {
+            let square = square_of(name)?;
+            (self.board.moves() & square.bit() != 0).then(|| self.board.play(square))?
+        };
+        Some(Position {
+            board,
+            player: other(self.player),
+        })
+    }
+
+    /// The position at the end of `path` (`["root", "d3", "c3"]`; the first name is
+    /// the root itself), or `None` if a move on it is not legal.
+    pub fn at(self, path: &[&str]) -> Option<Position> {
+        path.iter()
+            .skip(1)
+            .try_fold(self, |position, name| position.child(name))
+    }
+
+    /// The 64 cells, row-major, `X`, `O` or `*`.
+    pub fn cells(self) -> String {
+        let (x, o) = match self.player {
+            Player::X => (self.board.own, self.board.opp),
+            Player::O => (self.board.opp, self.board.own),
+        };
+        String::from_utf8_lossy(&board_lines(x, o, LineEnd::Lf)).replace('\n', "")
+    }
+
+    /// The board's rows joined by `/`, and who moves: `********/.../********, X to move`.
+    pub fn describe(self) -> String {
+        let cells = self.cells();
+        let rows: Vec<&str> = (0..8).map(|r| &cells[r * 8..r * 8 + 8]).collect();
+        format!(
+            "{}, {} to move",
+            rows.join("/"),
+            char::from(self.player.symbol())
+        )
+    }
+}
+
+/// The other player.
+pub fn other(player: Player) -> Player {
+    match player {
+        Player::X => Player::O,
+        Player::O => Player::X,
+    }
+}
+
+/// The square a log names (`d3`), if the name is a cell.
+pub fn square_of(name: &str) -> Option<Square> {
+    match name.as_bytes() {
+        [c @ b'a'..=b'h', r @ b'1'..=b'8'] => Some(Square::new(r - b'1', c - b'a')),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Geometry;
+
+    #[test]
+    fn replays_moves_and_refuses_illegal_ones() {
+        let start = Position {
+            board: Geometry::STANDARD.start(),
+            player: Player::X,
+        };
+        let after = start.at(&["root", "d3", "c3"]).unwrap();
+        assert_eq!(after.player, Player::X);
+        assert_eq!(
+            after.describe(),
+            "********/********/**OX****/***OX***/***XO***/********/********/********, X to move"
+        );
+        assert!(start.at(&["root", "a1"]).is_none());
+        assert!(
+            start.child("pass").is_none(),
+            "a side with moves cannot pass"
+        );
+        assert_eq!(square_of("h8"), Some(Square::new(7, 7)));
+        assert_eq!(square_of("root"), None);
+    }
+}

@@ -1,0 +1,187 @@
+//! `reversi gen`: the same seed gives the same bytes, every category gives what it
+//! promises, and every generated case passes `batch`.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use reversi::format::cs561::{self, Dialect, Player};
+use reversi::format::Style;
+use reversi::grader::batch::{ArgsSyntax, CaseOptions};
+use reversi::grader::gen::{generate, Category, GenOptions};
+
+const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+
+fn reversi(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let name = e.path().strip_prefix(dir).unwrap().display().to_string();
+            (name, fs::read(e.path()).unwrap())
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn same_seed_same_bytes() {
+    let root = tempfile::tempdir().unwrap();
+    let run = |name: &str, seed: &str| {
+        let out = root.path().join(name);
+        let output = reversi(&[
+            "gen",
+            "--count",
+            "12",
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        files(&out)
+    };
+    let first = run("a", "42");
+    assert_eq!(first.len(), 24, "input.txt and output.txt for 12 cases");
+    assert_eq!(first, run("b", "42"));
+    assert_ne!(first, run("c", "43"));
+}
+
+#[test]
+fn generated_cases_pass_batch_in_every_dialect_and_byte_form() {
+    let root = tempfile::tempdir().unwrap();
+    let variants: [&[&str]; 4] = [
+        &[],
+        &["--dialect", "s2017-jan", "--eol", "lf"],
+        &["--dialect", "f2014", "--final-newline"],
+        &["--dialect", "f2014", "--task", "minimax"],
+    ];
+    for (i, extra) in variants.iter().enumerate() {
+        let out = root.path().join(i.to_string());
+        let mut args = vec![
+            "gen",
+            "--count",
+            "16",
+            "--seed",
+            "9",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        assert_eq!(reversi(&args).status.code(), Some(0));
+        let batch = reversi(&["batch", out.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&batch.stdout);
+        assert_eq!(batch.status.code(), Some(0), "{extra:?}: {text}");
+        assert!(text.ends_with("16 cases: 16 passed\n"), "{text}");
+    }
+    let jan = fs::read_to_string(root.path().join("1/001-opening/args")).unwrap();
+    assert_eq!(jan, "--dialect s2017-jan --eol lf");
+    let f2014 = fs::read(root.path().join("2/001-opening/input.txt")).unwrap();
+    assert!(f2014.starts_with(b"3\r\n") && f2014.ends_with(b"\r\n"));
+    let minimax = fs::read(root.path().join("3/001-opening/output.txt")).unwrap();
+    assert!(String::from_utf8(minimax)
+        .unwrap()
+        .contains("\r\nNode,Depth,Value\r\n"));
+    let out = root.path().join("s2017-minimax");
+    let args = [
+        "gen", "--count", "1", "--seed", "1", "--task", "minimax", "--out",
+    ];
+    let task2 = reversi(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert_eq!(task2.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&task2.stderr).contains("only f2014 has tasks"));
+}
+
+#[test]
+fn a_non_empty_out_folder_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    fs::write(root.path().join("keep.txt"), "mine").unwrap();
+    let output = reversi(&[
+        "gen",
+        "--count",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        root.path().to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not empty"));
+}
+
+/// `args` files are not looked at here.
+struct NoArgs;
+
+impl ArgsSyntax for NoArgs {
+    fn parse(&self, _: &str) -> Result<CaseOptions, String> {
+        Ok(CaseOptions::default())
+    }
+    fn render(&self, _: &CaseOptions) -> String {
+        String::new()
+    }
+}
+
+#[test]
+fn every_category_gives_what_it_promises() {
+    let options = GenOptions {
+        count: 32,
+        seed: 2017,
+        categories: Vec::new(),
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines: 300,
+        task: reversi::format::cs561::Task::AlphaBeta,
+    };
+    let cases = generate(&options, &NoArgs).unwrap();
+    for case in &cases {
+        let problem = cs561::parse(&case.input, None).unwrap();
+        let root = problem.root();
+        let log: Vec<&str> = std::str::from_utf8(&case.output)
+            .unwrap()
+            .split("\r\n")
+            .skip(9)
+            .collect();
+        assert_eq!(log.len() as u64, case.log_lines);
+        assert!(case.log_lines <= 300, "{}", case.name);
+        let ok = match case.category {
+            Category::Opening | Category::Midgame | Category::Endgame => root.moves() != 0,
+            Category::RootMustPass => root.moves() == 0 && root.pass().moves() != 0,
+            Category::GameOverAtRoot => root.moves() == 0 && root.pass().moves() == 0,
+            Category::PassChain => log.windows(2).any(|w| {
+                let depth = |l: &str| l.split(',').nth(1).unwrap().parse::<u32>().unwrap();
+                w[0].starts_with("pass,")
+                    && w[1].starts_with("pass,")
+                    && depth(w[1]) == depth(w[0]) + 1
+            }),
+            Category::OToMove => problem.player == Player::O && root.moves() != 0,
+            Category::Depth0 => problem.depth == 0 && case.log_lines == 1,
+        };
+        assert!(
+            ok,
+            "{} does not fit its category:\n{}",
+            case.name,
+            String::from_utf8_lossy(&case.output)
+        );
+    }
+    let chosen = GenOptions {
+        categories: vec![Category::PassChain],
+        count: 3,
+        ..options
+    };
+    assert!(generate(&chosen, &NoArgs)
+        .unwrap()
+        .iter()
+        .all(|c| c.category == Category::PassChain));
+}
