@@ -222,13 +222,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
     let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
     let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
-    let style = Style {
-        line_end: match args.eol {
-            EolArg::Crlf => LineEnd::Crlf,
-            EolArg::Lf => LineEnd::Lf,
-        },
-        final_newline: args.final_newline,
-    };
+    let style = args.style();
     if args.output == Path::new("-") {
         let stdout = io::stdout();
         cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
