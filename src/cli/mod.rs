@@ -15,6 +15,8 @@ use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
 
+mod umea;
+
 /// Solve CSCI-561 Reversi inputs byte-exact, and grade Othello search homework.
 ///
 /// With no arguments: read ./input.txt, write ./output.txt (the next board and the
@@ -57,6 +59,8 @@ enum Command {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
         size: u8,
     },
+    /// Umea 5DV122/5DV181: print one move, `(row,col)` or `pass`, for a position.
+    Umea(umea::UmeaArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -92,6 +96,8 @@ enum EolArg {
 enum UsageError {
     #[error("{path}: no such file (name another input with -i PATH)")]
     MissingInput { path: String },
+    #[error("{what}: {message}")]
+    BadArgument { what: String, message: String },
 }
 
 /// Runs the program on the process's arguments and returns its exit status.
@@ -120,6 +126,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 
 /// Carries out a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    let started = std::time::Instant::now();
     match cli.command {
         None => solve(&cli.solve),
         Some(Command::Perft { depth, size }) => {
@@ -127,6 +134,7 @@ pub fn run(cli: Cli) -> Result<()> {
             println!("{}", perft(geometry.start(), geometry, depth));
             Ok(())
         }
+        Some(Command::Umea(args)) => umea::run(args, started),
     }
 }
 
@@ -197,7 +205,9 @@ fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) ->
     // A temporary file is private (0600): give the result the permissions of the
     // file it replaces, or the usual ones of a new file.
     match fs::metadata(path) {
-        Ok(existing) => temporary.as_file().set_permissions(existing.permissions())?,
+        Ok(existing) => temporary
+            .as_file()
+            .set_permissions(existing.permissions())?,
         Err(_) => set_new_file_permissions(temporary.as_file())?,
     }
     temporary.as_file_mut().flush()?;

@@ -1,5 +1,7 @@
 //! Evaluation functions: a score for a position from one player's point of view.
 
+pub mod othello;
+
 /// A static evaluation of a position, seen from the player who owns `max` discs.
 pub trait Evaluation {
     /// The score of the position where `max` are the discs of the maximising player and

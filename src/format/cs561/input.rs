@@ -132,7 +132,10 @@ pub enum InputErrorKind {
         found: String,
     },
     /// A depth that is not a whole number or does not fit.
-    #[error("expected the cut-off depth, a whole number from 0 to {}; found {found:?}", u32::MAX)]
+    #[error(
+        "expected the cut-off depth, a whole number from 0 to {}; found {found:?}",
+        u32::MAX
+    )]
     Depth {
         /// The text found.
         found: String,
@@ -215,7 +218,10 @@ fn content_lines(bytes: &[u8]) -> Result<Vec<(usize, &str)>, InputError> {
                 },
             )
         })?;
-        if let Some(c) = text.bytes().find(|&b| b.is_ascii_control() && b != b'\t' && b != b'\r') {
+        if let Some(c) = text
+            .bytes()
+            .find(|&b| b.is_ascii_control() && b != b'\t' && b != b'\r')
+        {
             return Err(error(number, InputErrorKind::NotText { byte: c }));
         }
         let text = text.trim();
@@ -327,7 +333,10 @@ pub fn parse(bytes: &[u8], dialect: Option<Dialect>) -> Result<Problem, InputErr
         }
     }
     if let Ok((n, text)) = cursor.next(String::new) {
-        return Err(error(n, InputErrorKind::TrailingText { found: text.into() }));
+        return Err(error(
+            n,
+            InputErrorKind::TrailingText { found: text.into() },
+        ));
     }
     Ok(Problem {
         dialect,

@@ -5,6 +5,8 @@ mod input;
 mod log;
 mod output;
 
-pub use input::{parse, Dialect, InputError, InputErrorKind, Player, Problem, Task, MAX_INPUT_BYTES};
+pub use input::{
+    parse, Dialect, InputError, InputErrorKind, Player, Problem, Task, MAX_INPUT_BYTES,
+};
 pub use log::{Columns, LogWriter};
 pub use output::{board_lines, write_output, write_output_stream};
