@@ -128,7 +128,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<()> {
     let started = std::time::Instant::now();
     match cli.command {
-        None => solve(&cli.solve),
+        None => solve(&cli.solve, started),
         Some(Command::Perft { depth, size }) => {
             let geometry = Geometry::rectangle(size, size);
             println!("{}", perft(geometry.start(), geometry, depth));
@@ -169,9 +169,9 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn solve(args: &SolveArgs) -> Result<()> {
+fn solve(args: &SolveArgs, started: std::time::Instant) -> Result<()> {
     let bytes = read_input(&args.input)?;
-    let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
+    let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = Style {
         line_end: match args.eol {
@@ -179,6 +179,14 @@ fn solve(args: &SolveArgs) -> Result<()> {
             EolArg::Lf => LineEnd::Lf,
         },
         final_newline: args.final_newline,
+    };
+    let problem = match request {
+        cs561::Request::Solve(problem) => problem,
+        cs561::Request::Compete(competition) => {
+            return write_to(&args.output, |out| {
+                cs561::write_competition(&competition, style, started, out).map(drop)
+            })
+        }
     };
     if args.output == Path::new("-") {
         let stdout = io::stdout().lock();
@@ -189,6 +197,16 @@ fn solve(args: &SolveArgs) -> Result<()> {
         cs561::write_output(&problem, style, file).map(drop)
     })
     .with_context(|| format!("cannot write {}", args.output.display()))
+}
+
+/// Writes to standard output (`-`) or replaces the file `path` with what `write` writes.
+fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    if path == Path::new("-") {
+        let mut stdout = io::stdout().lock();
+        return write(&mut stdout).context("cannot write <stdout>");
+    }
+    replace_file(path, |file| write(file))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes a new file beside `path` with `write` and renames it over `path` only once
