@@ -9,4 +9,5 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod format;
+pub mod grid;
 pub mod search;

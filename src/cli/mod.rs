@@ -15,6 +15,7 @@ use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
 
+mod tristate;
 mod umea;
 
 /// Solve CSCI-561 Reversi inputs byte-exact, and grade Othello search homework.
@@ -61,6 +62,8 @@ enum Command {
     },
     /// Umea 5DV122/5DV181: print one move, `(row,col)` or `pass`, for a position.
     Umea(umea::UmeaArgs),
+    /// CSU CS440 Tri-state Othello: print one move, or `skip`, for a board file.
+    Tristate(tristate::TristateArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -135,6 +138,7 @@ pub fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Some(Command::Umea(args)) => umea::run(args, started),
+        Some(Command::Tristate(args)) => tristate::run(args, started),
     }
 }
 

@@ -3,6 +3,7 @@
 //! a strong engine ([`Engine`]): iterative deepening over a principal-variation
 //! search with a transposition table, and an exact solver for the last empty cells.
 
+pub mod grid;
 pub mod naive;
 mod search;
 mod table;
@@ -157,17 +158,5 @@ mod tests {
         let thought = Engine::new().think(board, Instant::now());
         let best = thought.best.expect("a move");
         assert!(board.moves() & best.bit() != 0);
-    }
-
-    #[test]
-    fn solves_a_small_endgame() {
-        // Black (own) to move with two empty cells; the solver must find the final margin.
-        let own = !0u64 & !(1 << 0) & !(1 << 63) & !(0xff00);
-        let opp = 0xff00;
-        let board = Board { own, opp };
-        let thought = Engine::new().think(board, Instant::now() + Duration::from_secs(5));
-        if board.moves() != 0 {
-            assert!(thought.solved);
-        }
     }
 }

@@ -122,7 +122,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes % CHECK_INTERVAL == 0 && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) && Instant::now() >= self.deadline {
             self.stopped = true;
         }
         self.stopped

@@ -1,6 +1,7 @@
 //! File formats: what the courses' programs read and write, byte for byte.
 
 pub mod cs561;
+pub mod tristate;
 pub mod umea;
 
 /// How lines of an output file end.
