@@ -21,7 +21,7 @@ pub struct UmeaArgs {
     #[arg(required = true)]
     position: Option<String>,
     /// The time limit in seconds, counted from the start of the program.
-    #[arg(required = true)]
+    #[arg(required = true, allow_hyphen_values = true)]
     seconds: Option<String>,
     /// 1: a compile step, exit at once; 0 (or nothing): answer.
     compile: Option<String>,

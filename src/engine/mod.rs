@@ -127,15 +127,16 @@ fn disc_margin(score: i32) -> i32 {
     (score - score.signum() * WIN) / DISC
 }
 
-/// When to answer: `seconds` after `start`, less a safety margin of 50 ms plus 10%
-/// (at least 5 ms of thinking is left).
+/// When to stop thinking to answer `seconds` after `start`: a safety margin of 15%
+/// plus 50 ms is kept for process start-up and exit, for reading the clock only every
+/// thousand positions, and for a loaded machine (at least 5 ms of thinking is left).
 pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
     let seconds = if seconds.is_finite() {
         seconds.max(0.0)
     } else {
         0.0
     };
-    let thinking = (seconds * 0.9 - 0.05).max(0.005);
+    let thinking = (seconds * 0.85 - 0.05).max(0.005);
     start + Duration::from_secs_f64(thinking.min(1e6))
 }
 
