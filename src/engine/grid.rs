@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use super::Engine;
+use super::{Engine, START_SHARE};
 use crate::board::{Board, Square};
 use crate::grid::{Cell, Colour, Grid};
 
@@ -14,8 +14,10 @@ use crate::grid::{Cell, Colour, Grid};
 const DISC: i32 = 1_000;
 const WIN: i32 = 1_000_000;
 
-/// The clock is read once every this many nodes.
-const CHECK_INTERVAL: u64 = 256;
+/// The clock is read once every `CHECK_CELLS / cells` nodes (at least every node): a
+/// node costs a few scans of the whole board, so this keeps the time between two
+/// readings near that of a few thousand cell visits whatever the board's size.
+const CHECK_CELLS: u64 = 1024;
 
 /// What [`think_grid`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,12 +44,15 @@ pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought
             nodes: thought.nodes,
         };
     }
+    let started = Instant::now();
+    let budget = deadline.saturating_duration_since(started);
     let mut searcher = GridSearcher {
         weights: cell_weights(grid),
         grid: grid.clone(),
         flipped: Vec::new(),
         deadline,
         nodes: 0,
+        check_interval: (CHECK_CELLS / (grid.width() * grid.height()) as u64).max(1),
         stopped: false,
         exact: true,
     };
@@ -90,6 +95,9 @@ pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought
         thought.depth = depth;
         if searcher.exact {
             thought.solved = true;
+            break;
+        }
+        if started.elapsed() >= budget.mul_f64(START_SHARE) {
             break;
         }
     }
@@ -162,6 +170,7 @@ struct GridSearcher {
     flipped: Vec<usize>,
     deadline: Instant,
     nodes: u64,
+    check_interval: u64,
     stopped: bool,
     /// No leaf of the last search was cut off by depth: its values are exact.
     exact: bool,
@@ -179,7 +188,7 @@ impl GridSearcher {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(self.check_interval) && Instant::now() >= self.deadline {
             self.stopped = true;
         }
         self.stopped
