@@ -54,3 +54,38 @@ pub fn write_competition<W: Write>(
     out.flush()?;
     Ok(best)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn competition(empties: u32, seconds: f64) -> Competition {
+        let full = !0u64 << empties;
+        Competition {
+            player: Player::X,
+            time_left: Duration::from_secs_f64(seconds),
+            x_discs: full & 0x5555_5555_5555_5555,
+            o_discs: full & !0x5555_5555_5555_5555,
+        }
+    }
+
+    #[test]
+    fn a_game_never_spends_more_than_the_clock() {
+        let mut left = 100.0;
+        for empties in (1..=60).rev().step_by(2) {
+            let spent = competition_budget(&competition(empties, left)).as_secs_f64();
+            assert!(
+                spent > 0.0 && spent <= left / 2.0 + 1e-9,
+                "{empties} empties: {spent} of {left}"
+            );
+            left -= spent;
+        }
+        assert!(left > 0.0);
+    }
+
+    #[test]
+    fn the_opening_gets_a_thirtieth_or_so() {
+        let budget = competition_budget(&competition(60, 10.5));
+        assert!((budget.as_secs_f64() - 10.5 / 23.5).abs() < 1e-9);
+    }
+}
