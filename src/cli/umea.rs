@@ -105,7 +105,9 @@ pub(super) fn run(args: UmeaArgs, started: Instant) -> Result<()> {
     let best = if args.naive {
         naive_move(board, NAIVE_DEPTH)
     } else {
-        let thought = Engine::new().think(board, deadline_for(started, seconds));
+        let deadline = deadline_for(started, seconds);
+        let budget = deadline.saturating_duration_since(started);
+        let thought = Engine::for_time(budget).think(board, deadline);
         if args.verbose {
             eprintln!(
                 "depth {} {} value {} nodes {} in {:.3} s",

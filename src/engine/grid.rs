@@ -36,7 +36,8 @@ pub struct GridThought {
 /// hundred positions' work). Always legal when a move exists.
 pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought {
     if let Some(board) = as_bitboard(grid, colour) {
-        let thought = Engine::new().think(board, deadline);
+        let budget = deadline.saturating_duration_since(Instant::now());
+        let thought = Engine::for_time(budget).think(board, deadline);
         return GridThought {
             best: thought.best.map(|s| (s.col() as usize, s.row() as usize)),
             depth: thought.depth,

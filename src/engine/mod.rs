@@ -18,8 +18,14 @@ use table::Table;
 /// (the heuristic answer stands when the solve does not finish in time).
 pub const SOLVE_EMPTIES: u32 = 22;
 
-/// Slots in the transposition table, as a power of two (24 bytes each: 48 MiB).
+/// Slots in the largest transposition table, as a power of two (24 bytes each: 48 MiB).
 const TABLE_BITS: u32 = 21;
+
+/// Slots in the smallest table (384 KiB).
+const MIN_TABLE_BITS: u32 = 14;
+
+/// Positions searched per second, roughly, on one core: sizes the table for a budget.
+const POSITIONS_PER_SECOND: f64 = 4e6;
 
 /// An iteration of deepening is started only while less than this share of the time
 /// is spent: the next one usually takes several times longer than all before it.
@@ -56,10 +62,21 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with an empty transposition table.
+    /// An engine with an empty transposition table of the largest size.
     pub fn new() -> Engine {
         Engine {
             table: Table::new(TABLE_BITS),
+        }
+    }
+
+    /// An engine whose table is sized for searches of about `budget`: roughly one slot
+    /// per position it can visit, so that a short search neither spends its time
+    /// touching fresh memory nor leaves much of it to free at exit.
+    pub fn for_time(budget: Duration) -> Engine {
+        let positions = (budget.as_secs_f64() * POSITIONS_PER_SECOND).max(1.0);
+        let bits = (positions.log2().ceil() as u32).clamp(MIN_TABLE_BITS, TABLE_BITS);
+        Engine {
+            table: Table::new(bits),
         }
     }
 

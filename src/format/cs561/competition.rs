@@ -26,7 +26,9 @@ pub fn competition_budget(competition: &Competition) -> Duration {
 pub fn play_competition(competition: &Competition, started: Instant) -> Option<Square> {
     let budget = competition_budget(competition);
     let deadline = deadline_for(started, budget.as_secs_f64()).min(started + budget);
-    Engine::new().think(competition.root(), deadline).best
+    Engine::for_time(budget)
+        .think(competition.root(), deadline)
+        .best
 }
 
 /// Plays `competition` and writes the next board (8 lines, `style`'s line ends).
