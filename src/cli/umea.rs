@@ -42,26 +42,26 @@ enum UmeaCommand {
 
 #[derive(Debug, Args)]
 struct MatchArgs {
-    /// The white program (a shell command; position, seconds and 0 are appended).
+    /// Program A, white (a shell command; position, seconds and 0 are appended).
     #[arg(long, value_name = "CMD")]
     white: String,
-    /// The black program.
+    /// Program B, black.
     #[arg(long, value_name = "CMD")]
     black: String,
     /// The time limit given to both programs.
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
-    /// The time limit of the white program only (default: --seconds).
+    /// The time limit of program A only (default: --seconds).
     #[arg(long)]
     white_seconds: Option<f64>,
-    /// The time limit of the black program only (default: --seconds).
+    /// The time limit of program B only (default: --seconds).
     #[arg(long)]
     black_seconds: Option<f64>,
     /// Games to play.
     #[arg(long, default_value_t = 1)]
     games: usize,
-    /// Swap colours every second game (same opening), so that each program plays
-    /// each opening with both colours; results are then per program.
+    /// Swap colours every second game (same opening): A and B play each opening with
+    /// both colours.
     #[arg(long)]
     alternate: bool,
     /// Random plies from the course's start before a game starts (0: the start itself).
