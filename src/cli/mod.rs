@@ -227,9 +227,7 @@ fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) ->
     // A temporary file is private (0600): give the result the permissions of the
     // file it replaces, or the usual ones of a new file.
     match fs::metadata(path) {
-        Ok(existing) => temporary
-            .as_file()
-            .set_permissions(existing.permissions())?,
+        Ok(existing) => temporary.as_file().set_permissions(existing.permissions())?,
         Err(_) => set_new_file_permissions(temporary.as_file())?,
     }
     temporary.as_file_mut().flush()?;

@@ -116,15 +116,16 @@ pub struct Competition {
 impl Competition {
     /// The root position, seen from the player to move.
     pub fn root(&self) -> Board {
-        Problem {
-            dialect: Dialect::F2014,
-            task: Task::Greedy,
-            player: self.player,
-            depth: 0,
-            x_discs: self.x_discs,
-            o_discs: self.o_discs,
+        match self.player {
+            Player::X => Board {
+                own: self.x_discs,
+                opp: self.o_discs,
+            },
+            Player::O => Board {
+                own: self.o_discs,
+                opp: self.x_discs,
+            },
         }
-        .root()
     }
 }
 
@@ -171,10 +172,7 @@ pub enum InputErrorKind {
         found: String,
     },
     /// A depth that is not a whole number or does not fit.
-    #[error(
-        "expected the cut-off depth, a whole number from 0 to {}; found {found:?}",
-        u32::MAX
-    )]
+    #[error("expected the cut-off depth, a whole number from 0 to {}; found {found:?}", u32::MAX)]
     Depth {
         /// The text found.
         found: String,
@@ -264,10 +262,7 @@ fn content_lines(bytes: &[u8]) -> Result<Vec<(usize, &str)>, InputError> {
                 },
             )
         })?;
-        if let Some(c) = text
-            .bytes()
-            .find(|&b| b.is_ascii_control() && b != b'\t' && b != b'\r')
-        {
+        if let Some(c) = text.bytes().find(|&b| b.is_ascii_control() && b != b'\t' && b != b'\r') {
             return Err(error(number, InputErrorKind::NotText { byte: c }));
         }
         let text = text.trim();
@@ -405,10 +400,7 @@ pub fn parse_request(bytes: &[u8], dialect: Option<Dialect>) -> Result<Request, 
         }
     }
     if let Ok((n, text)) = cursor.next(String::new) {
-        return Err(error(
-            n,
-            InputErrorKind::TrailingText { found: text.into() },
-        ));
+        return Err(error(n, InputErrorKind::TrailingText { found: text.into() }));
     }
     if competition {
         return Ok(Request::Compete(Competition {

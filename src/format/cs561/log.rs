@@ -100,9 +100,7 @@ impl<W: Write> LogWriter<W> {
         match value {
             INFINITY => self.buffer.extend_from_slice(b"Infinity"),
             v if v == -INFINITY => self.buffer.extend_from_slice(b"-Infinity"),
-            v => self
-                .buffer
-                .extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
+            v => self.buffer.extend_from_slice(itoa::Buffer::new().format(v).as_bytes()),
         }
     }
 }

@@ -102,11 +102,7 @@ pub fn write_output<W: Write + Seek>(
 
 /// Like [`write_output`] for a writer that cannot seek: searches once without a log
 /// to learn the next board, then streams board and log in order.
-pub fn write_output_stream<W: Write>(
-    problem: &Problem,
-    style: Style,
-    out: W,
-) -> io::Result<Outcome> {
+pub fn write_output_stream<W: Write>(problem: &Problem, style: Style, out: W) -> io::Result<Outcome> {
     let Some(columns) = columns(problem.task) else {
         return write_board_only(problem, style, out);
     };
