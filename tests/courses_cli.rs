@@ -205,3 +205,63 @@ fn tristate_bad_files_exit_2_naming_file_and_line() {
     );
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn match_of_naive_against_itself_replays_the_recorded_game() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let naive = format!("'{bin}' umea --naive");
+    let output = reversi(
+        &[
+            "umea",
+            "match",
+            "--white",
+            &naive,
+            "--black",
+            &naive,
+            "--opening-plies",
+            "0",
+        ],
+        None,
+    );
+    assert!(output.status.success());
+    // The recorded self-play game, replayed from its last position and answer.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/umea/naive_selfplay.tsv");
+    let data = fs::read_to_string(path).unwrap();
+    let (position, answer) = data.lines().last().unwrap().split_once('\t').unwrap();
+    let last = parse_position(position)
+        .unwrap()
+        .after(parse_answer(answer).unwrap());
+    let discs = format!("{}-{}", last.white.count_ones(), last.black.count_ones());
+    let text = stdout(&output);
+    let game = text.lines().next().unwrap();
+    assert!(
+        game.contains(&format!(": {discs} ")),
+        "{game}\nexpected {discs}"
+    );
+}
+
+#[test]
+fn match_forfeits_a_pass_with_a_legal_move() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let naive = format!("'{bin}' umea --naive");
+    let output = reversi(
+        &[
+            "umea",
+            "match",
+            "--white",
+            "echo pass #",
+            "--black",
+            &naive,
+            "--opening-plies",
+            "0",
+        ],
+        None,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains(": 2-2 White forfeits: passed with a legal move"),
+        "{text}"
+    );
+    assert!(text.contains("1 game(s) ended by a fault"), "{text}");
+}

@@ -142,7 +142,9 @@ fn ask(
     position: Position,
 ) -> Result<(Result<String, String>, Duration), ArenaError> {
     let started = Instant::now();
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    own_process_group(&mut command);
+    let mut child = command
         .arg("-c")
         .arg(format!("{} \"$@\"", program.command))
         .arg("sh")
@@ -187,8 +189,7 @@ fn wait(child: &mut Child, started: Instant, limit: Duration) -> Result<(), Stri
             Ok(Some(status)) if status.success() => return Ok(()),
             Ok(Some(status)) => return Err(format!("exited with {status}")),
             Ok(None) if started.elapsed() > limit => {
-                // Kill by its own id; the shell's children see their pipe close.
-                let _ = child.kill();
+                kill_group(child);
                 let _ = child.wait();
                 return Err(format!(
                     "no answer after {:.1} s; killed",
@@ -199,6 +200,36 @@ fn wait(child: &mut Child, started: Instant, limit: Duration) -> Result<(), Stri
             Err(e) => return Err(format!("cannot wait for it: {e}")),
         }
     }
+}
+
+/// Starts the program in a process group of its own, so that a hung program and
+/// whatever it started can be killed together.
+#[cfg(unix)]
+fn own_process_group(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+}
+
+#[cfg(not(unix))]
+fn own_process_group(_: &mut Command) {}
+
+/// Kills the process group led by `child` (on Unix; elsewhere `child` alone), so that
+/// no process of the program keeps its output pipe open.
+#[cfg(unix)]
+fn kill_group(child: &mut Child) {
+    let group = format!("-{}", child.id());
+    let killed = Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .stderr(Stdio::null())
+        .status();
+    if !killed.is_ok_and(|s| s.success()) {
+        let _ = child.kill();
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(child: &mut Child) {
+    let _ = child.kill();
 }
 
 /// Checks an answer against the position: the move it names (`None`: pass).
