@@ -60,6 +60,7 @@ proptest! {
         if board.moves().count_ones() > 1 {
             prop_assert!(thought.solved);
             prop_assert_eq!(thought.value, exact);
+            prop_assert_eq!(thought.proved, Some(exact.cmp(&0)));
         }
         let best = thought.best.unwrap();
         prop_assert_eq!(-brute_force(board.play(best)), exact, "the chosen move is not optimal");

@@ -112,10 +112,11 @@ pub(super) fn run(args: UmeaArgs, started: Instant) -> Result<()> {
             eprintln!(
                 "depth {} {} value {} nodes {} in {:.3} s",
                 thought.depth,
-                if thought.solved {
-                    "solved"
-                } else {
-                    "heuristic"
+                match (thought.solved, thought.proved) {
+                    (true, _) => "solved",
+                    (false, Some(std::cmp::Ordering::Greater)) => "proved win",
+                    (false, Some(std::cmp::Ordering::Equal)) => "proved draw",
+                    _ => "heuristic",
                 },
                 thought.value,
                 thought.nodes,

@@ -8,6 +8,7 @@ pub mod naive;
 mod search;
 mod table;
 
+use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
@@ -44,6 +45,9 @@ pub struct Thought {
     pub depth: u32,
     /// The game was solved exactly and `value` is the final margin in discs.
     pub solved: bool,
+    /// The result of `best` with perfect play when the solver proved it (possibly
+    /// without the margin): win (`Greater`), draw or loss.
+    pub proved: Option<Ordering>,
     /// The value of `best`: the final disc margin when `solved`, else a heuristic score.
     pub value: i32,
     /// Positions visited.
@@ -91,6 +95,7 @@ impl Engine {
             best: None,
             depth: 0,
             solved: false,
+            proved: None,
             value: 0,
             nodes: 0,
         };
@@ -125,11 +130,26 @@ impl Engine {
             }
         }
         if to_solve && !searcher.stopped {
-            if let Some(result) = searcher.root(board, Depth::End, &mut order) {
+            // First who wins, within the window around a draw (several times cheaper),
+            // then the margin. A proved loss keeps the heuristic move, which may well
+            // make the win harder for the opponent to find.
+            if let Some(result) = searcher.root_within(board, Depth::End, &mut order, -1, 1) {
                 if result.complete {
-                    thought.best = Some(result.best);
-                    thought.solved = true;
-                    thought.value = disc_margin(result.value);
+                    let outcome = result.value.cmp(&0);
+                    if outcome != Ordering::Less {
+                        thought.best = Some(result.best);
+                        thought.proved = Some(outcome);
+                    }
+                }
+            }
+            if !searcher.stopped {
+                if let Some(result) = searcher.root(board, Depth::End, &mut order) {
+                    if result.complete {
+                        thought.best = Some(result.best);
+                        thought.solved = true;
+                        thought.value = disc_margin(result.value);
+                        thought.proved = Some(result.value.cmp(&0));
+                    }
                 }
             }
         }
@@ -176,5 +196,60 @@ mod tests {
         let thought = Engine::new().think(board, Instant::now());
         let best = thought.best.expect("a move");
         assert!(board.moves() & best.bit() != 0);
+    }
+
+    fn brute_force(board: Board) -> i32 {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.pass().moves() == 0 {
+                let (own, opp) = board.counts();
+                return own as i32 - opp as i32;
+            }
+            return -brute_force(board.pass());
+        }
+        Squares(moves)
+            .map(|s| -brute_force(board.play(s)))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_window_around_a_draw_finds_who_wins() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z ^ (z >> 27)
+        };
+        let mut checked = 0;
+        while checked < 40 {
+            let empty = next() & next() & next() & next();
+            let empty = if empty.count_ones() > 9 {
+                empty & next()
+            } else {
+                empty
+            };
+            let split = next();
+            let board = Board {
+                own: split & !empty,
+                opp: !split & !empty,
+            };
+            if board.moves() == 0 {
+                continue;
+            }
+            let mut order: Vec<Square> = Squares(board.moves()).collect();
+            let mut table = Table::new(10);
+            let far = Instant::now() + Duration::from_secs(60);
+            let mut searcher = Searcher::new(&mut table, far);
+            let result = searcher
+                .root_within(board, Depth::End, &mut order, -1, 1)
+                .unwrap();
+            let exact = brute_force(board);
+            assert_eq!(result.value.signum(), exact.signum(), "{board:?}");
+            if exact > 0 {
+                assert!(-brute_force(board.play(result.best)) > 0, "{board:?}");
+            }
+            checked += 1;
+        }
     }
 }

@@ -132,8 +132,22 @@ impl<'a> Searcher<'a> {
     /// the deadline passed before the first move was searched; a partial result names
     /// the best of the moves searched, the previous best (first in `order`) among them.
     pub fn root(&mut self, board: Board, depth: Depth, order: &mut [Square]) -> Option<RootResult> {
+        self.root_within(board, depth, order, -INFINITE, INFINITE)
+    }
+
+    /// Like [`Searcher::root`] within the window `low`..`high`: a value at or below
+    /// `low` is only an upper bound, and the search stops at the first move whose value
+    /// reaches `high` (with the window -1..1 around a draw: the first winning move).
+    pub fn root_within(
+        &mut self,
+        board: Board,
+        depth: Depth,
+        order: &mut [Square],
+        low: i32,
+        high: i32,
+    ) -> Option<RootResult> {
         let empties = (!(board.own | board.opp)).count_ones();
-        let mut alpha = -INFINITE;
+        let mut alpha = low;
         let mut best: Option<(usize, i32)> = None;
         for (i, &square) in order.iter().enumerate() {
             let child = board.play(square);
@@ -142,11 +156,11 @@ impl<'a> Searcher<'a> {
                 Depth::End => -s.endgame(child, empties - 1, -hi, -lo),
             };
             let value = if best.is_none() {
-                probe(self, -INFINITE, INFINITE)
+                probe(self, alpha, high)
             } else {
                 let value = probe(self, alpha, alpha + 1);
-                if value > alpha && !self.stopped {
-                    probe(self, alpha, INFINITE)
+                if value > alpha && value < high && !self.stopped {
+                    probe(self, alpha, high)
                 } else {
                     value
                 }
@@ -157,6 +171,9 @@ impl<'a> Searcher<'a> {
             if best.is_none_or(|(_, v)| value > v) {
                 best = Some((i, value));
                 alpha = alpha.max(value);
+            }
+            if alpha >= high {
+                break;
             }
         }
         let (index, value) = best?;
