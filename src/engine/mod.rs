@@ -48,7 +48,8 @@ pub struct Thought {
     /// The result of `best` with perfect play when the solver proved it (possibly
     /// without the margin): win (`Greater`), draw or loss.
     pub proved: Option<Ordering>,
-    /// The value of `best`: the final disc margin when `solved`, else a heuristic score.
+    /// The final disc margin when `solved`, else the heuristic score of the deepest
+    /// search's best move.
     pub value: i32,
     /// Positions visited.
     pub nodes: u64,
