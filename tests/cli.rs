@@ -90,8 +90,12 @@ fn bad_inputs_are_refused_with_the_line_and_what_was_expected() {
         ("nine_rows", format!("{START}\r\n********").into_bytes()),
         ("task_five", format!("5\r\n{START}").into_bytes()),
         (
-            "task_four_not_supported",
-            format!("4\r\n{START}").into_bytes(),
+            "task_four_clock_not_seconds",
+            [
+                b"4\r\n".as_slice(),
+                &start_with("\r\n3\r\n", "\r\nsoon\r\n"),
+            ]
+            .concat(),
         ),
         ("not_text", start_with(row, "***O\u{0}***")),
         ("invalid_utf8", [START.as_bytes(), b"\xff\xfe"].concat()),

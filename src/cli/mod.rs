@@ -21,6 +21,9 @@ use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
 
+mod tristate;
+mod umea;
+
 /// Solve CSCI-561 Reversi inputs byte-exact, and grade Othello search homework.
 ///
 /// With no arguments: read ./input.txt, write ./output.txt (the next board and the
@@ -100,6 +103,10 @@ enum Command {
     York(york::YorkArgs),
     /// UF CAP4053 Reversi: the example AI's move, or its games against itself.
     Uf(uf::UfArgs),
+    /// Umea 5DV122/5DV181: print one move, `(row,col)` or `pass`, for a position.
+    Umea(umea::UmeaArgs),
+    /// CSU CS440 Tri-state Othello: print one move, or `skip`, for a board file.
+    Tristate(tristate::TristateArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -135,6 +142,8 @@ enum EolArg {
 enum UsageError {
     #[error("{path}: no such file{hint}")]
     MissingInput { path: String, hint: &'static str },
+    #[error("{what}: {message}")]
+    BadArgument { what: String, message: String },
 }
 
 /// Runs the program on the process's arguments and returns its exit status.
@@ -169,8 +178,9 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 
 /// Carries out a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    let started = std::time::Instant::now();
     match cli.command {
-        None => solve(&cli.solve),
+        None => solve(&cli.solve, started),
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
         Some(Command::Gen(args)) => grader::gen(&args),
@@ -182,6 +192,8 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::York(args)) => york::run(args),
         Some(Command::Uf(args)) => uf::run(args),
+        Some(Command::Umea(args)) => umea::run(args, started),
+        Some(Command::Tristate(args)) => tristate::run(args, started),
     }
 }
 
@@ -218,11 +230,19 @@ fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn solve(args: &SolveArgs) -> Result<()> {
+fn solve(args: &SolveArgs, started: std::time::Instant) -> Result<()> {
     let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
-    let problem = cs561::parse(&bytes, args.dialect.map(Dialect::from))
+    let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = args.style();
+    let problem = match request {
+        cs561::Request::Solve(problem) => problem,
+        cs561::Request::Compete(competition) => {
+            return write_to(&args.output, |out| {
+                cs561::write_competition(&competition, style, started, out).map(drop)
+            })
+        }
+    };
     if args.output == Path::new("-") {
         let stdout = io::stdout();
         cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
@@ -248,6 +268,24 @@ fn solve(args: &SolveArgs) -> Result<()> {
 /// Whether `path` exists and is neither a regular file nor a folder (after links).
 fn is_special_file(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
+}
+
+/// Writes to standard output (`-`) or a device or pipe, or replaces the file `path`
+/// with what `write` writes.
+fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    if path == Path::new("-") {
+        let mut stdout = io::stdout().lock();
+        return write(&mut stdout).context("cannot write <stdout>");
+    }
+    let name = path.display();
+    if is_special_file(path) {
+        let mut device = fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot open {name}"))?;
+        return write(&mut device).with_context(|| format!("cannot write {name}"));
+    }
+    replace_file(path, |file| write(file)).with_context(|| format!("cannot write {name}"))
 }
 
 /// Writes a new file beside `path` with `write` and renames it over `path` only once

@@ -1,5 +1,6 @@
 //! Evaluation functions: a score for a position from one player's point of view.
 
+pub mod othello;
 pub mod uf;
 pub mod york;
 

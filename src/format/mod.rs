@@ -2,7 +2,9 @@
 
 pub mod chunks;
 pub mod cs561;
+pub mod tristate;
 pub mod uf;
+pub mod umea;
 pub mod york;
 
 /// How lines of an output file end.

@@ -2,6 +2,7 @@
 //! byte-order mark), strict about content, with errors that name the line.
 
 use std::fmt;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -98,6 +99,45 @@ impl Problem {
     }
 }
 
+/// f2014 task 4 (competition): a position to play under a clock, answered by the
+/// next board only.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Competition {
+    /// The player to move.
+    pub player: Player,
+    /// The CPU time the player has left for the rest of the game.
+    pub time_left: Duration,
+    /// Cells holding `X`.
+    pub x_discs: u64,
+    /// Cells holding `O`.
+    pub o_discs: u64,
+}
+
+impl Competition {
+    /// The root position, seen from the player to move.
+    pub fn root(&self) -> Board {
+        match self.player {
+            Player::X => Board {
+                own: self.x_discs,
+                opp: self.o_discs,
+            },
+            Player::O => Board {
+                own: self.o_discs,
+                opp: self.x_discs,
+            },
+        }
+    }
+}
+
+/// Any input: a problem solved with a log, or a competition move.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Request {
+    /// Tasks 1-3 and the s2017 dialects.
+    Solve(Problem),
+    /// f2014 task 4.
+    Compete(Competition),
+}
+
 /// Why an input was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum InputErrorKind {
@@ -140,9 +180,16 @@ pub enum InputErrorKind {
         /// The text found.
         found: String,
     },
-    /// f2014 task 4, which this version does not play.
-    #[error("task 4 (competition) is not supported yet; tasks 1, 2 and 3 are")]
+    /// f2014 task 4 given to [`parse`], which reads only inputs with a search log;
+    /// [`parse_request`] reads every task.
+    #[error("task 4 (competition) has no search log; read it with parse_request")]
     CompetitionUnsupported,
+    /// A time left (f2014 task 4) that is not a number of seconds.
+    #[error("expected the CPU seconds left, a number >= 0; found {found:?}")]
+    Seconds {
+        /// The text found.
+        found: String,
+    },
     /// The file ended early.
     #[error("the file ends after line {after}; expected {expected}")]
     EndOfFile {
@@ -261,9 +308,20 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Parses an input file. `dialect` forces a dialect; `None` picks f2014 when the first
-/// line is a task number, s2017 otherwise.
+/// Parses an input file with a search log (not f2014 task 4). `dialect` forces a
+/// dialect; `None` picks f2014 when the first line is a task number, s2017 otherwise.
 pub fn parse(bytes: &[u8], dialect: Option<Dialect>) -> Result<Problem, InputError> {
+    match parse_request(bytes, dialect)? {
+        Request::Solve(problem) => Ok(problem),
+        Request::Compete(_) => Err(InputError {
+            line: content_lines(bytes)?.first().map(|&(n, _)| n),
+            kind: InputErrorKind::CompetitionUnsupported,
+        }),
+    }
+}
+
+/// Parses any input file, f2014 task 4 included; `dialect` as for [`parse`].
+pub fn parse_request(bytes: &[u8], dialect: Option<Dialect>) -> Result<Request, InputError> {
     let lines = content_lines(bytes)?;
     let Some(&(_, first)) = lines.first() else {
         return Err(InputError {
@@ -281,13 +339,17 @@ pub fn parse(bytes: &[u8], dialect: Option<Dialect>) -> Result<Problem, InputErr
         last: 0,
     };
 
+    let mut competition = false;
     let task = if dialect == Dialect::F2014 {
         let (n, text) = cursor.next(|| "the task number".into())?;
         match text {
             "1" => Task::Greedy,
             "2" => Task::Minimax,
             "3" => Task::AlphaBeta,
-            "4" => return Err(error(n, InputErrorKind::CompetitionUnsupported)),
+            "4" => {
+                competition = true;
+                Task::Greedy
+            }
             _ => return Err(error(n, InputErrorKind::Task { found: text.into() })),
         }
     } else {
@@ -301,10 +363,21 @@ pub fn parse(bytes: &[u8], dialect: Option<Dialect>) -> Result<Problem, InputErr
         _ => return Err(error(n, InputErrorKind::Player { found: text.into() })),
     };
 
-    let (n, text) = cursor.next(|| "the cut-off depth".into())?;
-    let depth = text
-        .parse::<u32>()
-        .map_err(|_| error(n, InputErrorKind::Depth { found: text.into() }))?;
+    let mut time_left = Duration::ZERO;
+    let mut depth = 0;
+    if competition {
+        let (n, text) = cursor.next(|| "the CPU seconds left".into())?;
+        time_left = text
+            .parse::<f64>()
+            .ok()
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .ok_or_else(|| error(n, InputErrorKind::Seconds { found: text.into() }))?;
+    } else {
+        let (n, text) = cursor.next(|| "the cut-off depth".into())?;
+        depth = text
+            .parse::<u32>()
+            .map_err(|_| error(n, InputErrorKind::Depth { found: text.into() }))?;
+    }
     let depth = if task == Task::Greedy { 1 } else { depth };
 
     let (mut x_discs, mut o_discs) = (0u64, 0u64);
@@ -338,12 +411,20 @@ pub fn parse(bytes: &[u8], dialect: Option<Dialect>) -> Result<Problem, InputErr
             InputErrorKind::TrailingText { found: text.into() },
         ));
     }
-    Ok(Problem {
+    if competition {
+        return Ok(Request::Compete(Competition {
+            player,
+            time_left,
+            x_discs,
+            o_discs,
+        }));
+    }
+    Ok(Request::Solve(Problem {
         dialect,
         task,
         player,
         depth,
         x_discs,
         o_discs,
-    })
+    }))
 }

@@ -1,0 +1,131 @@
+//! `reversi tristate FILE`: one move for CSU CS440 "Tri-state Othello".
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+
+use super::{display_name, UsageError};
+use crate::engine::deadline_for;
+use crate::engine::grid::think_grid;
+use crate::format::tristate::{self, Base, Coords, Notation, MAX_CELLS};
+
+/// Arguments of `reversi tristate`.
+#[derive(Debug, Args)]
+pub struct TristateArgs {
+    /// The board file; `-` reads standard input.
+    file: PathBuf,
+    /// Coordinate order: xy (column, then row) or rc (row, then column).
+    #[arg(long, value_enum, default_value_t = CoordsArg::Xy)]
+    coords: CoordsArg,
+    /// Number of the first row and column.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
+    base: u8,
+    /// How the coordinate is written: paren `(a,b)` or space `a b`.
+    #[arg(long, value_enum, default_value_t = NotationArg::Paren)]
+    notation: NotationArg,
+    /// The time limit per move, counted from the start of the program.
+    #[arg(long, default_value_t = 120.0)]
+    seconds: f64,
+    /// Print the search's depth and node count on standard error.
+    #[arg(long)]
+    verbose: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CoordsArg {
+    /// Column, then row (the handout's "(x,y)").
+    Xy,
+    /// Row, then column.
+    Rc,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum NotationArg {
+    /// `(a,b)`.
+    Paren,
+    /// `a b`.
+    Space,
+}
+
+/// Runs `reversi tristate`.
+pub(super) fn run(args: TristateArgs, started: Instant) -> Result<()> {
+    let name = display_name(&args.file);
+    let bytes = read_board_file(&args.file, &name)?;
+    let text = String::from_utf8(bytes).map_err(|_| UsageError::BadArgument {
+        what: name.clone(),
+        message: "the file is not UTF-8 text".into(),
+    })?;
+    let problem = tristate::parse(&text).map_err(|e| UsageError::BadArgument {
+        what: name.clone(),
+        message: e.to_string(),
+    })?;
+    let thought = think_grid(
+        &problem.grid,
+        problem.colour,
+        deadline_for(started, args.seconds),
+    );
+    if args.verbose {
+        eprintln!(
+            "depth {} {} nodes {} in {:.3} s",
+            thought.depth,
+            if thought.solved {
+                "solved"
+            } else {
+                "heuristic"
+            },
+            thought.nodes,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let coords = match args.coords {
+        CoordsArg::Xy => Coords::Xy,
+        CoordsArg::Rc => Coords::Rc,
+    };
+    let base = if args.base == 1 {
+        Base::One
+    } else {
+        Base::Zero
+    };
+    let notation = match args.notation {
+        NotationArg::Paren => Notation::Paren,
+        NotationArg::Space => Notation::Space,
+    };
+    println!("{}", tristate::answer(thought.best, coords, base, notation));
+    Ok(())
+}
+
+/// Reads a board file, refusing one far larger than the largest board accepted.
+fn read_board_file(path: &Path, name: &str) -> Result<Vec<u8>> {
+    let limit = MAX_CELLS as u64 * 4 + 4096;
+    let mut bytes = Vec::new();
+    let result = if path == Path::new("-") {
+        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
+    } else {
+        match File::open(path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(UsageError::BadArgument {
+                    what: name.into(),
+                    message: "no such file".into(),
+                }
+                .into())
+            }
+            Err(e) => Err(e),
+            Ok(file) => file.take(limit + 1).read_to_end(&mut bytes),
+        }
+    };
+    result.with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(UsageError::BadArgument {
+            what: name.into(),
+            message: format!(
+                "the file is larger than {limit} bytes; no board accepted is that large"
+            ),
+        }
+        .into());
+    }
+    Ok(bytes)
+}

@@ -1,0 +1,219 @@
+//! `reversi umea`: one move for the Umea course's harness, and a match runner.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+
+use super::UsageError;
+use crate::arena::{self, Ending, Fault, Program};
+use crate::engine::naive::{naive_move, NAIVE_DEPTH};
+use crate::engine::{deadline_for, Engine};
+use crate::format::umea::{self, Side};
+
+/// Arguments of `reversi umea`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct UmeaArgs {
+    #[command(subcommand)]
+    command: Option<UmeaCommand>,
+    /// The position: W or B (side to move), then 64 cells row-major, E, O (white) or X (black).
+    #[arg(required = true)]
+    position: Option<String>,
+    /// The time limit in seconds, counted from the start of the program.
+    #[arg(required = true, allow_hyphen_values = true)]
+    seconds: Option<String>,
+    /// 1: a compile step, exit at once; 0 (or nothing): answer.
+    compile: Option<String>,
+    /// Play as the course's naive opponent (alpha-beta depth 7 on white - black discs).
+    #[arg(long)]
+    naive: bool,
+    /// Print the search's depth, value and node count on standard error.
+    #[arg(long)]
+    verbose: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum UmeaCommand {
+    /// Play programs against each other the way the course's `othellostart` does,
+    /// checking every answer.
+    Match(MatchArgs),
+}
+
+#[derive(Debug, Args)]
+struct MatchArgs {
+    /// Program A, white (a shell command; position, seconds and 0 are appended).
+    #[arg(long, value_name = "CMD")]
+    white: String,
+    /// Program B, black.
+    #[arg(long, value_name = "CMD")]
+    black: String,
+    /// The time limit given to both programs.
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+    /// The time limit of program A only (default: --seconds).
+    #[arg(long)]
+    white_seconds: Option<f64>,
+    /// The time limit of program B only (default: --seconds).
+    #[arg(long)]
+    black_seconds: Option<f64>,
+    /// Games to play.
+    #[arg(long, default_value_t = 1)]
+    games: usize,
+    /// Swap colours every second game (same opening): A and B play each opening with
+    /// both colours.
+    #[arg(long)]
+    alternate: bool,
+    /// Random plies from the course's start before a game starts (0: the start itself).
+    #[arg(long, default_value_t = 4)]
+    opening_plies: u32,
+}
+
+/// Runs `reversi umea`. `started` is when the program started: the answer is due
+/// SECONDS after it.
+pub(super) fn run(args: UmeaArgs, started: Instant) -> Result<()> {
+    if let Some(UmeaCommand::Match(args)) = args.command {
+        return run_match(&args);
+    }
+    match args.compile.as_deref() {
+        Some("1") => return Ok(()),
+        None | Some("0") => {}
+        Some(other) => {
+            return Err(UsageError::BadArgument {
+                what: "the third argument".into(),
+                message: format!("expected 0 (answer) or 1 (compile step only); found {other:?}"),
+            }
+            .into())
+        }
+    }
+    let text = args.position.unwrap_or_default();
+    let position = umea::parse_position(&text).map_err(|e| UsageError::BadArgument {
+        what: "the position (first argument)".into(),
+        message: e.to_string(),
+    })?;
+    let text = args.seconds.unwrap_or_default();
+    let seconds = text
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| UsageError::BadArgument {
+            what: "the time limit (second argument)".into(),
+            message: format!("expected a number of seconds >= 0; found {text:?}"),
+        })?;
+    let board = position.board();
+    let best = if args.naive {
+        naive_move(board, NAIVE_DEPTH)
+    } else {
+        let deadline = deadline_for(started, seconds);
+        let budget = deadline.saturating_duration_since(started);
+        let thought = Engine::for_time(budget).think(board, deadline);
+        if args.verbose {
+            eprintln!(
+                "depth {} {} value {} nodes {} in {:.3} s",
+                thought.depth,
+                match (thought.solved, thought.proved) {
+                    (true, _) => "solved",
+                    (false, Some(std::cmp::Ordering::Greater)) => "proved win",
+                    (false, Some(std::cmp::Ordering::Equal)) => "proved draw",
+                    _ => "heuristic",
+                },
+                thought.value,
+                thought.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        thought.best
+    };
+    println!("{}", umea::answer(best));
+    Ok(())
+}
+
+fn run_match(args: &MatchArgs) -> Result<()> {
+    let first = Program {
+        command: args.white.clone(),
+        seconds: args.white_seconds.unwrap_or(args.seconds),
+    };
+    let second = Program {
+        command: args.black.clone(),
+        seconds: args.black_seconds.unwrap_or(args.seconds),
+    };
+    let opening_count = if args.alternate {
+        args.games.div_ceil(2)
+    } else {
+        args.games
+    };
+    let openings = arena::openings(opening_count, args.opening_plies);
+    // Per program (first, second): wins, draws, losses, discs.
+    let mut score = [[0u32; 4]; 2];
+    let mut faults = 0;
+    for game_index in 0..args.games {
+        let swapped = args.alternate && game_index % 2 == 1;
+        let opening = openings[if args.alternate {
+            game_index / 2
+        } else {
+            game_index
+        }];
+        let (white, black) = if swapped {
+            (&second, &first)
+        } else {
+            (&first, &second)
+        };
+        let game = arena::play(white, black, opening)?;
+        let (w, b) = (game.last.white.count_ones(), game.last.black.count_ones());
+        let result = match &game.ending {
+            Ending::Finished => match game.winner() {
+                Some(Side::White) => "white wins".to_string(),
+                Some(Side::Black) => "black wins".to_string(),
+                None => "draw".to_string(),
+            },
+            Ending::Forfeit(side, fault) => {
+                faults += 1;
+                format!("{side:?} forfeits: {}", describe(fault))
+            }
+        };
+        println!(
+            "game {:>3}: white={} black={} opening {}: {w}-{b} {result}; longest answer white {:.2} s, black {:.2} s; overruns {}/{}",
+            game_index + 1,
+            if swapped { "B" } else { "A" },
+            if swapped { "A" } else { "B" },
+            opening,
+            game.longest.0.as_secs_f64(),
+            game.longest.1.as_secs_f64(),
+            game.overruns.0,
+            game.overruns.1,
+        );
+        for (program, side) in [
+            (0, if swapped { Side::Black } else { Side::White }),
+            (1, if swapped { Side::White } else { Side::Black }),
+        ] {
+            let row = &mut score[program];
+            match game.winner() {
+                Some(winner) if winner == side => row[0] += 1,
+                None => row[1] += 1,
+                Some(_) => row[2] += 1,
+            }
+            row[3] += if side == Side::White { w } else { b };
+        }
+    }
+    println!("program             wins draws losses discs");
+    for (name, program, row) in [("A", &first, score[0]), ("B", &second, score[1])] {
+        println!(
+            "{name} ({:.2} s) {:>9} {:>5} {:>6} {:>5}   {}",
+            program.seconds, row[0], row[1], row[2], row[3], program.command
+        );
+    }
+    if faults > 0 {
+        println!("{faults} game(s) ended by a fault");
+    }
+    Ok(())
+}
+
+fn describe(fault: &Fault) -> String {
+    match fault {
+        Fault::Unreadable(text) => format!("unreadable answer {text:?}"),
+        Fault::Illegal(square) => format!("illegal move {}", umea::answer(Some(*square))),
+        Fault::IllegalPass => "passed with a legal move".into(),
+        Fault::Failed(reason) => reason.clone(),
+    }
+}

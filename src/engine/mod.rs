@@ -1,0 +1,256 @@
+//! Players that choose one move under a clock, for the courses that play games
+//! rather than print a search log: the Umea course's naive opponent ([`naive`]), and
+//! a strong engine ([`Engine`]): iterative deepening over a principal-variation
+//! search with a transposition table, and an exact solver for the last empty cells.
+
+pub mod grid;
+pub mod naive;
+mod search;
+mod table;
+
+use std::cmp::Ordering;
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Square, Squares};
+use search::{Depth, Searcher};
+use table::Table;
+
+/// Positions with at most this many empty cells are solved exactly when time allows
+/// (the heuristic answer stands when the solve does not finish in time).
+pub const SOLVE_EMPTIES: u32 = 22;
+
+/// Slots in the largest transposition table, as a power of two (24 bytes each: 48 MiB).
+const TABLE_BITS: u32 = 21;
+
+/// Slots in the smallest table (384 KiB).
+const MIN_TABLE_BITS: u32 = 14;
+
+/// Positions searched per second, roughly, on one core: sizes the table for a budget.
+const POSITIONS_PER_SECOND: f64 = 4e6;
+
+/// An iteration of deepening is started only while less than this share of the time
+/// is spent: the next one usually takes several times longer than all before it.
+const START_SHARE: f64 = 0.45;
+
+/// In positions to solve, heuristic deepening hands over to the solver after this
+/// share of the time.
+const HANDOVER_SHARE: f64 = 0.2;
+
+/// What one call of [`Engine::think`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move to play; `None` when the side to move has none (pass).
+    pub best: Option<Square>,
+    /// The deepest heuristic search completed, in plies (0: none).
+    pub depth: u32,
+    /// The game was solved exactly and `value` is the final margin in discs.
+    pub solved: bool,
+    /// The result of `best` with perfect play when the solver proved it (possibly
+    /// without the margin): win (`Greater`), draw or loss.
+    pub proved: Option<Ordering>,
+    /// The final disc margin when `solved`, else the heuristic score of the deepest
+    /// search's best move.
+    pub value: i32,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// The strong player. Keeps its transposition table between calls.
+pub struct Engine {
+    table: Table,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with an empty transposition table of the largest size.
+    pub fn new() -> Engine {
+        Engine {
+            table: Table::new(TABLE_BITS),
+        }
+    }
+
+    /// An engine whose table is sized for searches of about `budget`: roughly one slot
+    /// per position it can visit, so that a short search neither spends its time
+    /// touching fresh memory nor leaves much of it to free at exit.
+    pub fn for_time(budget: Duration) -> Engine {
+        let positions = (budget.as_secs_f64() * POSITIONS_PER_SECOND).max(1.0);
+        let bits = (positions.log2().ceil() as u32).clamp(MIN_TABLE_BITS, TABLE_BITS);
+        Engine {
+            table: Table::new(bits),
+        }
+    }
+
+    /// Chooses a move for the side to move of `board`, returning by `deadline` (give or
+    /// take the time to read the clock once per thousand positions, well under a
+    /// millisecond). Always a legal move when one exists, however short the time.
+    pub fn think(&mut self, board: Board, deadline: Instant) -> Thought {
+        let start = Instant::now();
+        let budget = deadline.saturating_duration_since(start);
+        let moves = board.moves();
+        let mut thought = Thought {
+            best: None,
+            depth: 0,
+            solved: false,
+            proved: None,
+            value: 0,
+            nodes: 0,
+        };
+        if moves == 0 {
+            return thought;
+        }
+        let mut order: Vec<Square> = Squares(moves).collect();
+        thought.best = Some(order[0]);
+        if order.len() == 1 {
+            return thought;
+        }
+        let empties = (!(board.own | board.opp)).count_ones();
+        let to_solve = empties <= SOLVE_EMPTIES;
+        let mut searcher = Searcher::new(&mut self.table, deadline);
+        for depth in 1..=empties {
+            let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
+            if let Some(result) = result {
+                thought.best = Some(result.best);
+                thought.value = result.value;
+                if result.complete {
+                    thought.depth = depth;
+                }
+            }
+            let spent = start.elapsed();
+            let share = if to_solve {
+                HANDOVER_SHARE
+            } else {
+                START_SHARE
+            };
+            if searcher.stopped || spent >= budget.mul_f64(share) {
+                break;
+            }
+        }
+        if to_solve && !searcher.stopped {
+            // First who wins, within the window around a draw (several times cheaper),
+            // then the margin. A proved loss keeps the heuristic move, which may well
+            // make the win harder for the opponent to find.
+            if let Some(result) = searcher.root_within(board, Depth::End, &mut order, -1, 1) {
+                if result.complete {
+                    let outcome = result.value.cmp(&0);
+                    if outcome != Ordering::Less {
+                        thought.best = Some(result.best);
+                        thought.proved = Some(outcome);
+                    }
+                }
+            }
+            if !searcher.stopped {
+                if let Some(result) = searcher.root(board, Depth::End, &mut order) {
+                    if result.complete {
+                        thought.best = Some(result.best);
+                        thought.solved = true;
+                        thought.value = disc_margin(result.value);
+                        thought.proved = Some(result.value.cmp(&0));
+                    }
+                }
+            }
+        }
+        thought.nodes = searcher.nodes;
+        thought
+    }
+}
+
+/// The final margin in discs of a finished-game score.
+fn disc_margin(score: i32) -> i32 {
+    use crate::eval::othello::{DISC, WIN};
+    (score - score.signum() * WIN) / DISC
+}
+
+/// When to stop thinking to answer `seconds` after `start`: a safety margin of 15%
+/// plus 50 ms is kept for process start-up and exit, for reading the clock only every
+/// thousand positions, and for a loaded machine (at least 5 ms of thinking is left).
+pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
+    let seconds = if seconds.is_finite() {
+        seconds.max(0.0)
+    } else {
+        0.0
+    };
+    let thinking = (seconds * 0.85 - 0.05).max(0.005);
+    start + Duration::from_secs_f64(thinking.min(1e6))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Geometry;
+
+    #[test]
+    fn margins_come_back_from_scores() {
+        use crate::eval::othello::final_score;
+        for (own, opp) in [(40, 24), (20, 30), (32, 32), (64, 0)] {
+            assert_eq!(disc_margin(final_score(own, opp)), own as i32 - opp as i32);
+        }
+    }
+
+    #[test]
+    fn a_past_deadline_still_gives_a_legal_move() {
+        let board = Geometry::STANDARD.start();
+        let thought = Engine::new().think(board, Instant::now());
+        let best = thought.best.expect("a move");
+        assert!(board.moves() & best.bit() != 0);
+    }
+
+    fn brute_force(board: Board) -> i32 {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.pass().moves() == 0 {
+                let (own, opp) = board.counts();
+                return own as i32 - opp as i32;
+            }
+            return -brute_force(board.pass());
+        }
+        Squares(moves)
+            .map(|s| -brute_force(board.play(s)))
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_window_around_a_draw_finds_who_wins() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z ^ (z >> 27)
+        };
+        let mut checked = 0;
+        while checked < 40 {
+            let empty = next() & next() & next() & next();
+            let empty = if empty.count_ones() > 9 {
+                empty & next()
+            } else {
+                empty
+            };
+            let split = next();
+            let board = Board {
+                own: split & !empty,
+                opp: !split & !empty,
+            };
+            if board.moves() == 0 {
+                continue;
+            }
+            let mut order: Vec<Square> = Squares(board.moves()).collect();
+            let mut table = Table::new(10);
+            let far = Instant::now() + Duration::from_secs(60);
+            let mut searcher = Searcher::new(&mut table, far);
+            let result = searcher
+                .root_within(board, Depth::End, &mut order, -1, 1)
+                .unwrap();
+            let exact = brute_force(board);
+            assert_eq!(result.value.signum(), exact.signum(), "{board:?}");
+            if exact > 0 {
+                assert!(-brute_force(board.play(result.best)) > 0, "{board:?}");
+            }
+            checked += 1;
+        }
+    }
+}

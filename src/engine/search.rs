@@ -1,0 +1,359 @@
+//! The engine's searches: a heuristic principal-variation search (negamax alpha-beta
+//! with null-window probes of the later moves) and an exact end-of-game solver, both
+//! sharing one transposition table and one deadline.
+//!
+//! Both work in the evaluation's units: a finished game scores
+//! [`final_score`], so the solver's results can be stored in the same table and serve
+//! heuristic probes too.
+
+use std::time::Instant;
+
+use super::table::{Bound, Entry, Table, TO_THE_END};
+use crate::board::{Board, Square, Squares};
+use crate::eval::othello::{evaluate, final_score};
+
+/// Larger than every score.
+pub const INFINITE: i32 = 1 << 24;
+
+/// Positions with at most this many empty cells are solved without ordering or table.
+const SHALLOW_SOLVE: u32 = 6;
+
+/// The clock is read once every this many nodes (a power of two).
+const CHECK_INTERVAL: u64 = 1024;
+
+/// A rough static value per cell for ordering moves: corners first, the cells next
+/// to a corner last.
+const ORDER_WEIGHTS: [i32; 64] = {
+    const ROWS: [[i32; 8]; 4] = [
+        [100, -20, 10, 5, 5, 10, -20, 100],
+        [-20, -50, -2, -2, -2, -2, -50, -20],
+        [10, -2, 1, 1, 1, 1, -2, 10],
+        [5, -2, 1, 0, 0, 1, -2, 5],
+    ];
+    let mut out = [0; 64];
+    let mut cell = 0;
+    while cell < 64 {
+        let (r, c) = (cell / 8, cell % 8);
+        out[cell] = ROWS[if r < 4 { r } else { 7 - r }][c];
+        cell += 1;
+    }
+    out
+};
+
+/// Moves of one node, best first by a cheap guess.
+struct MoveList {
+    moves: [(i32, Square); 64],
+    len: usize,
+}
+
+impl MoveList {
+    /// `moves` ordered: `first` (a table move) if legal, then by few replies for the
+    /// opponent and by cell weight; in positional order when `sort` is false.
+    fn new(board: Board, moves: u64, first: Option<Square>, sort: bool) -> MoveList {
+        let mut list = MoveList {
+            moves: [(0, Square::from_index(0)); 64],
+            len: 0,
+        };
+        for square in Squares(moves) {
+            let score = if Some(square) == first {
+                INFINITE
+            } else if sort {
+                let replies = board.play(square).moves().count_ones() as i32;
+                ORDER_WEIGHTS[square.index() as usize] - 16 * replies
+            } else {
+                0
+            };
+            list.moves[list.len] = (score, square);
+            list.len += 1;
+        }
+        if sort || first.is_some() {
+            list.moves[..list.len].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        }
+        list
+    }
+
+    fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        self.moves[..self.len].iter().map(|&(_, square)| square)
+    }
+}
+
+/// The state of one timed search.
+pub struct Searcher<'a> {
+    table: &'a mut Table,
+    deadline: Instant,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    /// Set once the deadline has passed: every value computed after is meaningless.
+    pub stopped: bool,
+}
+
+/// What a root search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootResult {
+    /// The best move found.
+    pub best: Square,
+    /// Its value (exact when `complete`, else at least a lower bound of the best).
+    pub value: i32,
+    /// Every root move was searched before the deadline.
+    pub complete: bool,
+}
+
+/// How deep a root search goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// A heuristic search this many plies deep.
+    Plies(i32),
+    /// To the end of the game, exactly.
+    End,
+}
+
+impl<'a> Searcher<'a> {
+    /// A search that stops at `deadline`, sharing `table`.
+    pub fn new(table: &'a mut Table, deadline: Instant) -> Searcher<'a> {
+        Searcher {
+            table,
+            deadline,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts a node; true once the deadline has passed.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) && Instant::now() >= self.deadline {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Searches the root moves in `order` (which it reorders, best first). `None` when
+    /// the deadline passed before the first move was searched; a partial result names
+    /// the best of the moves searched, the previous best (first in `order`) among them.
+    pub fn root(&mut self, board: Board, depth: Depth, order: &mut [Square]) -> Option<RootResult> {
+        self.root_within(board, depth, order, -INFINITE, INFINITE)
+    }
+
+    /// Like [`Searcher::root`] within the window `low`..`high`: a value at or below
+    /// `low` is only an upper bound, and the search stops at the first move whose value
+    /// reaches `high` (with the window -1..1 around a draw: the first winning move).
+    pub fn root_within(
+        &mut self,
+        board: Board,
+        depth: Depth,
+        order: &mut [Square],
+        low: i32,
+        high: i32,
+    ) -> Option<RootResult> {
+        let empties = (!(board.own | board.opp)).count_ones();
+        let mut alpha = low;
+        let mut best: Option<(usize, i32)> = None;
+        for (i, &square) in order.iter().enumerate() {
+            let child = board.play(square);
+            let probe = |s: &mut Self, lo: i32, hi: i32| match depth {
+                Depth::Plies(d) => -s.midgame(child, d - 1, -hi, -lo),
+                Depth::End => -s.endgame(child, empties - 1, -hi, -lo),
+            };
+            let value = if best.is_none() {
+                probe(self, alpha, high)
+            } else {
+                let value = probe(self, alpha, alpha + 1);
+                if value > alpha && value < high && !self.stopped {
+                    probe(self, alpha, high)
+                } else {
+                    value
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((i, value));
+                alpha = alpha.max(value);
+            }
+            if alpha >= high {
+                break;
+            }
+        }
+        let (index, value) = best?;
+        order[..=index].rotate_right(1);
+        Some(RootResult {
+            best: order[0],
+            value,
+            complete: !self.stopped,
+        })
+    }
+
+    /// The heuristic value of `board` for the side to move, `depth` plies deep (a pass
+    /// costs no ply), within the window `alpha`..`beta`.
+    pub fn midgame(&mut self, board: Board, depth: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                let (own, opp) = board.counts();
+                return final_score(own, opp);
+            }
+            return -self.midgame(passed, depth, -beta, -alpha);
+        }
+        if depth <= 0 {
+            return evaluate(board);
+        }
+        let mut first = None;
+        if let Some(entry) = self.table.probe(board) {
+            first = entry.best;
+            if entry.depth as i32 >= depth {
+                match entry.bound {
+                    Bound::Exact => return entry.value,
+                    Bound::Lower => alpha = alpha.max(entry.value),
+                    Bound::Upper => beta = beta.min(entry.value),
+                }
+                if alpha >= beta {
+                    return entry.value;
+                }
+            }
+        }
+        let original_alpha = alpha;
+        let list = MoveList::new(board, moves, first, depth >= 3);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        for square in list.squares() {
+            let child = board.play(square);
+            let value = if best_move.is_none() {
+                -self.midgame(child, depth - 1, -beta, -alpha)
+            } else {
+                let value = -self.midgame(child, depth - 1, -alpha - 1, -alpha);
+                if value > alpha && value < beta && !self.stopped {
+                    -self.midgame(child, depth - 1, -beta, -alpha)
+                } else {
+                    value
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(square);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.remember(board, best, depth as u8, original_alpha, beta, best_move);
+        best
+    }
+
+    fn remember(
+        &mut self,
+        board: Board,
+        value: i32,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+        best: Option<Square>,
+    ) {
+        let bound = if value >= beta {
+            Bound::Lower
+        } else if value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            board,
+            Entry {
+                value,
+                depth,
+                bound,
+                best,
+            },
+        );
+    }
+
+    /// The exact value of `board` (with `empties` empty cells) for the side to move,
+    /// played to the end, within the window `alpha`..`beta`.
+    pub fn endgame(&mut self, board: Board, empties: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let moves = board.moves();
+        if moves == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
+                let (own, opp) = board.counts();
+                return final_score(own, opp);
+            }
+            return -self.endgame(passed, empties, -beta, -alpha);
+        }
+        if empties <= SHALLOW_SOLVE {
+            let mut best = -INFINITE;
+            for square in Squares(moves) {
+                let value = -self.endgame(board.play(square), empties - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    if value > alpha {
+                        alpha = value;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            return best;
+        }
+        let mut first = None;
+        if let Some(entry) = self.table.probe(board) {
+            first = entry.best;
+            if entry.depth == TO_THE_END {
+                match entry.bound {
+                    Bound::Exact => return entry.value,
+                    Bound::Lower => alpha = alpha.max(entry.value),
+                    Bound::Upper => beta = beta.min(entry.value),
+                }
+                if alpha >= beta {
+                    return entry.value;
+                }
+            }
+        }
+        let original_alpha = alpha;
+        let list = MoveList::new(board, moves, first, true);
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        for square in list.squares() {
+            let child = board.play(square);
+            let value = if best_move.is_none() {
+                -self.endgame(child, empties - 1, -beta, -alpha)
+            } else {
+                let value = -self.endgame(child, empties - 1, -alpha - 1, -alpha);
+                if value > alpha && value < beta && !self.stopped {
+                    -self.endgame(child, empties - 1, -beta, -alpha)
+                } else {
+                    value
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(square);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.remember(board, best, TO_THE_END, original_alpha, beta, best_move);
+        best
+    }
+}

@@ -1,0 +1,93 @@
+//! f2014 task 4 (competition): the next board only, chosen by the engine within a
+//! share of the CPU time left.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use super::input::{Competition, Player};
+use super::output::board_lines;
+use crate::board::Square;
+use crate::engine::{deadline_for, Engine};
+use crate::format::Style;
+
+/// The time to spend on this move: the time left shared over the player's moves
+/// still to come (half the empty cells), counting the middle game's moves as worth
+/// more than the last ones the solver settles fast; never more than half the time
+/// left.
+pub fn competition_budget(competition: &Competition) -> Duration {
+    let empties = (!(competition.x_discs | competition.o_discs)).count_ones();
+    let own_moves_left = empties.div_ceil(2).max(1) as f64;
+    let share = 1.0 / (0.75 * own_moves_left + 1.0);
+    competition.time_left.mul_f64(share.min(0.5))
+}
+
+/// The engine's move for `competition`, due within [`competition_budget`] of
+/// `started` (less the engine's safety margin); `None` is a pass.
+pub fn play_competition(competition: &Competition, started: Instant) -> Option<Square> {
+    let budget = competition_budget(competition);
+    let deadline = deadline_for(started, budget.as_secs_f64()).min(started + budget);
+    Engine::for_time(budget)
+        .think(competition.root(), deadline)
+        .best
+}
+
+/// Plays `competition` and writes the next board (8 lines, `style`'s line ends).
+pub fn write_competition<W: Write>(
+    competition: &Competition,
+    style: Style,
+    started: Instant,
+    mut out: W,
+) -> io::Result<Option<Square>> {
+    let best = play_competition(competition, started);
+    let root = competition.root();
+    let next = match best {
+        Some(square) => root.play(square).pass(),
+        None => root,
+    };
+    let (x, o) = match competition.player {
+        Player::X => (next.own, next.opp),
+        Player::O => (next.opp, next.own),
+    };
+    let mut bytes = board_lines(x, o, style.line_end);
+    if style.final_newline {
+        bytes.extend_from_slice(style.line_end.bytes());
+    }
+    out.write_all(&bytes)?;
+    out.flush()?;
+    Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn competition(empties: u32, seconds: f64) -> Competition {
+        let full = !0u64 << empties;
+        Competition {
+            player: Player::X,
+            time_left: Duration::from_secs_f64(seconds),
+            x_discs: full & 0x5555_5555_5555_5555,
+            o_discs: full & !0x5555_5555_5555_5555,
+        }
+    }
+
+    #[test]
+    fn a_game_never_spends_more_than_the_clock() {
+        let mut left = 100.0;
+        for empties in (1..=60).rev().step_by(2) {
+            let spent = competition_budget(&competition(empties, left)).as_secs_f64();
+            assert!(
+                spent > 0.0 && spent <= left / 2.0 + 1e-9,
+                "{empties} empties: {spent} of {left}"
+            );
+            left -= spent;
+        }
+        assert!(left > 0.0);
+    }
+
+    #[test]
+    fn the_opening_gets_a_thirtieth_or_so() {
+        let budget = competition_budget(&competition(60, 10.5));
+        assert!((budget.as_secs_f64() - 10.5 / 23.5).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,267 @@
+//! The Umea, CS561 task 4 and Tri-state modes through the built binary: what reaches
+//! stdout, exit codes and messages.
+
+use std::fs;
+use std::process::{Command, Output};
+
+use reversi::board::{Board, Squares};
+use reversi::format::umea::{parse_answer, parse_position, START};
+
+fn reversi(args: &[&str], dir: Option<&std::path::Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
+    command.args(args);
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    command.output().expect("run reversi")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// A position where the side to move (white) has no move but black has: black on a1,
+/// white on b1.
+const WHITE_MUST_PASS: &str = "WXOEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE";
+
+#[test]
+fn umea_prints_exactly_one_legal_move_line() {
+    let position = START.to_string();
+    let output = reversi(&["umea", &position, "0.2"], None);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.ends_with('\n'));
+    let square = parse_answer(&text).unwrap().expect("a move");
+    assert!(START.board().moves() & square.bit() != 0);
+}
+
+#[test]
+fn umea_passes_only_without_a_move() {
+    let board = parse_position(WHITE_MUST_PASS).unwrap().board();
+    assert_eq!(board.moves(), 0);
+    assert_ne!(board.pass().moves(), 0);
+    for extra in [&[][..], &["--naive"][..]] {
+        let mut args = vec!["umea", WHITE_MUST_PASS, "1"];
+        args.extend_from_slice(extra);
+        let output = reversi(&args, None);
+        assert_eq!(stdout(&output), "pass\n");
+    }
+}
+
+#[test]
+fn umea_compile_step_exits_at_once_with_nothing_on_stdout() {
+    let output = reversi(&["umea", "anything", "x", "1"], None);
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn umea_bad_arguments_exit_2_with_a_message_on_stderr_only() {
+    for (args, message) in [
+        (
+            vec!["umea", "WEE", "1"],
+            "the position (first argument): expected 65 characters",
+        ),
+        (
+            vec!["umea", &START.to_string()[..], "-1"],
+            "the time limit (second argument)",
+        ),
+        (
+            vec!["umea", &START.to_string()[..], "1", "2"],
+            "the third argument",
+        ),
+    ] {
+        let output = reversi(&args, None);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty());
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains(message), "{stderr}");
+    }
+}
+
+#[test]
+fn umea_naive_matches_the_library() {
+    let position = START
+        .after(Squares(START.board().moves()).next())
+        .to_string();
+    let output = reversi(&["umea", "--naive", &position, "1"], None);
+    let expected =
+        reversi::engine::naive::naive_move(parse_position(&position).unwrap().board(), 7);
+    assert_eq!(
+        stdout(&output).trim(),
+        reversi::format::umea::answer(expected)
+    );
+}
+
+fn board_text(board: &str) -> String {
+    board.lines().collect::<Vec<_>>().join("\r\n")
+}
+
+const START_ROWS: &str =
+    "********\n********\n********\n***OX***\n***XO***\n********\n********\n********";
+
+fn parse_rows(text: &str) -> (u64, u64) {
+    let (mut x, mut o) = (0u64, 0u64);
+    for (row, line) in text.split("\r\n").enumerate() {
+        for (col, c) in line.chars().enumerate() {
+            let bit = 1u64 << (row * 8 + col);
+            match c {
+                'X' => x |= bit,
+                'O' => o |= bit,
+                _ => {}
+            }
+        }
+    }
+    (x, o)
+}
+
+#[test]
+fn task_4_writes_the_board_after_one_legal_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = format!("4\r\nX\r\n2.5\r\n{}", board_text(START_ROWS));
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    let output = reversi(&[], Some(dir.path()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = fs::read_to_string(dir.path().join("output.txt")).unwrap();
+    assert_eq!(text.split("\r\n").count(), 8);
+    assert!(!text.ends_with('\n'));
+    let (x, o) = parse_rows(board_text(START_ROWS).as_str());
+    let root = Board { own: x, opp: o };
+    let next = parse_rows(&text);
+    let legal = Squares(root.moves()).any(|s| {
+        let after = root.play(s).pass();
+        (after.own, after.opp) == next
+    });
+    assert!(legal, "not one legal move away:\n{text}");
+}
+
+#[test]
+fn task_4_with_lf_and_a_final_newline_and_a_forced_pass() {
+    // O has no move: the board comes back unchanged.
+    let rows = "XO******\n********\n********\n********\n********\n********\n********\n********";
+    let input = format!("4\nO\n10\n{rows}\n");
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    let output = reversi(
+        &["--eol", "lf", "--final-newline", "-o", "-"],
+        Some(dir.path()),
+    );
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), format!("{rows}\n"));
+}
+
+#[test]
+fn task_4_refuses_a_bad_clock_line() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("input.txt"),
+        format!("4\nX\nsoon\n{START_ROWS}"),
+    )
+    .unwrap();
+    let output = reversi(&[], Some(dir.path()));
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "reversi: input.txt: line 3: expected the CPU seconds left, a number >= 0; found \"soon\"\n"
+    );
+    assert!(!dir.path().join("output.txt").exists());
+}
+
+#[test]
+fn tristate_answers_in_the_chosen_convention() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("board.txt");
+    fs::write(&file, "B 5 1\nBW---\n").unwrap();
+    let path = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["tristate", path, "--seconds", "1"];
+        args.extend_from_slice(extra);
+        stdout(&reversi(&args, None))
+    };
+    assert_eq!(run(&[]), "(2,0)\n");
+    assert_eq!(run(&["--coords", "rc", "--base", "1"]), "(1,3)\n");
+    assert_eq!(run(&["--notation", "space"]), "2 0\n");
+    fs::write(&file, "W 5 1\nBWE--\n").unwrap();
+    assert_eq!(run(&[]), "skip\n");
+}
+
+#[test]
+fn tristate_bad_files_exit_2_naming_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("board.txt");
+    fs::write(&file, "B 3 2\n---\n-Q-\n").unwrap();
+    let output = reversi(&["tristate", file.to_str().unwrap()], None);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("board.txt: line 3, column 2: expected a cell"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn match_of_naive_against_itself_replays_the_recorded_game() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let naive = format!("'{bin}' umea --naive");
+    let output = reversi(
+        &[
+            "umea",
+            "match",
+            "--white",
+            &naive,
+            "--black",
+            &naive,
+            "--opening-plies",
+            "0",
+        ],
+        None,
+    );
+    assert!(output.status.success());
+    // The recorded self-play game, replayed from its last position and answer.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/umea/naive_selfplay.tsv");
+    let data = fs::read_to_string(path).unwrap();
+    let (position, answer) = data.lines().last().unwrap().split_once('\t').unwrap();
+    let last = parse_position(position)
+        .unwrap()
+        .after(parse_answer(answer).unwrap());
+    let discs = format!("{}-{}", last.white.count_ones(), last.black.count_ones());
+    let text = stdout(&output);
+    let game = text.lines().next().unwrap();
+    assert!(
+        game.contains(&format!(": {discs} ")),
+        "{game}\nexpected {discs}"
+    );
+}
+
+#[test]
+fn match_forfeits_a_pass_with_a_legal_move() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let naive = format!("'{bin}' umea --naive");
+    let output = reversi(
+        &[
+            "umea",
+            "match",
+            "--white",
+            "echo pass #",
+            "--black",
+            &naive,
+            "--opening-plies",
+            "0",
+        ],
+        None,
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains(": 2-2 White forfeits: passed with a legal move"),
+        "{text}"
+    );
+    assert!(text.contains("1 game(s) ended by a fault"), "{text}");
+}
