@@ -3,7 +3,8 @@
 //! Layers, each using only those below it: [`cli`] -> [`grader`] (tools for graders)
 //! and [`arena`] (the match runner) -> [`format`](mod@format) -> [`search`] and
 //! [`engine`] (the timed player) -> [`eval`] -> [`rules`] -> [`board`] and [`grid`]
-//! (bitboards; byte grids for boards larger than 8x8).
+//! (bitboards; byte grids for boards larger than 8x8). [`process`] runs other
+//! programs for the grader and the arena.
 
 pub mod arena;
 pub mod board;
@@ -13,5 +14,6 @@ pub mod eval;
 pub mod format;
 pub mod grader;
 pub mod grid;
+pub mod process;
 pub mod rules;
 pub mod search;

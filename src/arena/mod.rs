@@ -5,7 +5,7 @@
 //! a move exists, or anything unreadable loses the game at once.
 
 use std::io::{self, Read};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use crate::board::{Board, Square, Squares};
 use crate::format::umea::{self, Position, Side, START};
+use crate::process::{shell, wait_or_kill};
 
 /// A program taking part in a match.
 #[derive(Clone, Debug, PartialEq)]
@@ -142,11 +143,7 @@ fn ask(
     position: Position,
 ) -> Result<(Result<String, String>, Duration), ArenaError> {
     let started = Instant::now();
-    let mut command = Command::new("sh");
-    own_process_group(&mut command);
-    let mut child = command
-        .arg("-c")
-        .arg(format!("{} \"$@\"", program.command))
+    let mut child = shell(&format!("{} \"$@\"", program.command))
         .arg("sh")
         .arg(position.to_string())
         .arg(seconds_argument(program.seconds))
@@ -165,7 +162,7 @@ fn ask(
         stdout.read_to_string(&mut text).map(|_| text)
     });
     let limit = Duration::from_secs_f64(program.seconds.max(0.0)) + GRACE;
-    let status = wait(&mut child, started, limit);
+    let status = wait(&mut child, limit);
     let took = started.elapsed();
     let text = reader.join().ok().and_then(Result::ok).unwrap_or_default();
     let answer = match status {
@@ -183,53 +180,16 @@ fn ask(
 }
 
 /// Waits for `child`, killing it after `limit`: `Err` tells why it failed.
-fn wait(child: &mut Child, started: Instant, limit: Duration) -> Result<(), String> {
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) if status.success() => return Ok(()),
-            Ok(Some(status)) => return Err(format!("exited with {status}")),
-            Ok(None) if started.elapsed() > limit => {
-                kill_group(child);
-                let _ = child.wait();
-                return Err(format!(
-                    "no answer after {:.1} s; killed",
-                    limit.as_secs_f64()
-                ));
-            }
-            Ok(None) => thread::sleep(Duration::from_millis(1)),
-            Err(e) => return Err(format!("cannot wait for it: {e}")),
-        }
+fn wait(child: &mut Child, limit: Duration) -> Result<(), String> {
+    match wait_or_kill(child, limit) {
+        Ok(Some(status)) if status.success() => Ok(()),
+        Ok(Some(status)) => Err(format!("exited with {status}")),
+        Ok(None) => Err(format!(
+            "no answer after {:.1} s; killed",
+            limit.as_secs_f64()
+        )),
+        Err(e) => Err(format!("cannot wait for it: {e}")),
     }
-}
-
-/// Starts the program in a process group of its own, so that a hung program and
-/// whatever it started can be killed together.
-#[cfg(unix)]
-fn own_process_group(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-}
-
-#[cfg(not(unix))]
-fn own_process_group(_: &mut Command) {}
-
-/// Kills the process group led by `child` (on Unix; elsewhere `child` alone), so that
-/// no process of the program keeps its output pipe open.
-#[cfg(unix)]
-fn kill_group(child: &mut Child) {
-    let group = format!("-{}", child.id());
-    let killed = Command::new("kill")
-        .args(["-KILL", "--", &group])
-        .stderr(Stdio::null())
-        .status();
-    if !killed.is_ok_and(|s| s.success()) {
-        let _ = child.kill();
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(child: &mut Child) {
-    let _ = child.kill();
 }
 
 /// Checks an answer against the position: the move it names (`None`: pass).

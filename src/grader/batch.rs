@@ -4,7 +4,7 @@
 use std::fs::{self, File};
 use std::io::{self, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -18,6 +18,7 @@ use super::check::{check_with_input, Report};
 use super::replay::Position;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
+use crate::process::{shell, wait_or_kill};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -448,18 +449,13 @@ fn run_program(case: &Case, command: &str, timeout: Duration) -> io::Result<Prod
     let folder = tempfile::Builder::new().prefix("reversi-case-").tempdir()?;
     fs::copy(&case.input, folder.path().join("input.txt"))?;
     let mut stderr = tempfile::tempfile()?;
-    let mut shell = shell(command);
-    shell
+    let mut child = shell(command)
         .current_dir(folder.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::from(stderr.try_clone()?));
-    own_process_group(&mut shell);
-    let mut child = shell.spawn()?;
-    let Some(status) = wait_timeout::ChildExt::wait_timeout(&mut child, timeout)? else {
-        // Not reaped yet, so the group is still the program's: end all of it.
-        kill_group(&mut child);
-        child.wait()?;
+        .stderr(Stdio::from(stderr.try_clone()?))
+        .spawn()?;
+    let Some(status) = wait_or_kill(&mut child, timeout)? else {
         return Ok(Produced::Failed(
             Verdict::Timeout,
             format!("still running after {} s: killed", timeout.as_secs_f64()),
@@ -489,46 +485,6 @@ fn run_program(case: &Case, command: &str, timeout: Duration) -> io::Result<Prod
         )),
         Err(e) => Err(e),
     }
-}
-
-#[cfg(unix)]
-fn shell(command: &str) -> Command {
-    let mut shell = Command::new("sh");
-    shell.arg("-c").arg(command);
-    shell
-}
-
-#[cfg(not(unix))]
-fn shell(command: &str) -> Command {
-    let mut shell = Command::new("cmd");
-    shell.arg("/C").arg(command);
-    shell
-}
-
-#[cfg(unix)]
-fn own_process_group(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-}
-
-#[cfg(not(unix))]
-fn own_process_group(_: &mut Command) {}
-
-#[cfg(unix)]
-fn kill_group(child: &mut std::process::Child) {
-    // The child leads its own process group (see `own_process_group`).
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals that process group; it touches
-        // no memory of ours. Failure (the group is gone) is fine.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(child: &mut std::process::Child) {
-    child.kill().ok();
 }
 
 fn describe_status(status: ExitStatus) -> String {
