@@ -77,16 +77,6 @@ pub struct Outcome {
     pub best: Option<Square>,
 }
 
-impl Outcome {
-    /// The position after the chosen move, or `board` unchanged when there is none.
-    pub fn next_board(self, board: Board) -> Board {
-        match self.best {
-            Some(square) => board.play(square).pass(),
-            None => board,
-        }
-    }
-}
-
 /// Passes on the path from the root to a node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct PathPasses {

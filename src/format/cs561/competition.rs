@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use super::input::{Competition, Player};
-use super::output::board_lines;
+use super::input::Competition;
+use super::output::{next_board_lines, write_board_file};
 use crate::board::Square;
 use crate::engine::{deadline_for, Engine};
 use crate::format::Style;
@@ -36,30 +36,18 @@ pub fn write_competition<W: Write>(
     competition: &Competition,
     style: Style,
     started: Instant,
-    mut out: W,
+    out: W,
 ) -> io::Result<Option<Square>> {
     let best = play_competition(competition, started);
-    let root = competition.root();
-    let next = match best {
-        Some(square) => root.play(square).pass(),
-        None => root,
-    };
-    let (x, o) = match competition.player {
-        Player::X => (next.own, next.opp),
-        Player::O => (next.opp, next.own),
-    };
-    let mut bytes = board_lines(x, o, style.line_end);
-    if style.final_newline {
-        bytes.extend_from_slice(style.line_end.bytes());
-    }
-    out.write_all(&bytes)?;
-    out.flush()?;
+    let board = next_board_lines(competition.player, competition.root(), best, style.line_end);
+    write_board_file(board, style, out)?;
     Ok(best)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::cs561::Player;
 
     fn competition(empties: u32, seconds: f64) -> Competition {
         let full = !0u64 << empties;

@@ -57,6 +57,29 @@ pub enum Player {
 }
 
 impl Player {
+    /// The `X` and `O` discs of a board seen from this player: the inverse of
+    /// [`Player::view`].
+    pub const fn x_and_o(self, board: Board) -> (u64, u64) {
+        match self {
+            Player::X => (board.own, board.opp),
+            Player::O => (board.opp, board.own),
+        }
+    }
+
+    /// The board of `X` and `O` discs seen from this player, who is to move.
+    pub const fn view(self, x_discs: u64, o_discs: u64) -> Board {
+        match self {
+            Player::X => Board {
+                own: x_discs,
+                opp: o_discs,
+            },
+            Player::O => Board {
+                own: o_discs,
+                opp: x_discs,
+            },
+        }
+    }
+
     /// The cell character of this player's discs.
     pub const fn symbol(self) -> u8 {
         match self {
@@ -86,16 +109,7 @@ pub struct Problem {
 impl Problem {
     /// The root position, seen from the player to move.
     pub fn root(&self) -> Board {
-        match self.player {
-            Player::X => Board {
-                own: self.x_discs,
-                opp: self.o_discs,
-            },
-            Player::O => Board {
-                own: self.o_discs,
-                opp: self.x_discs,
-            },
-        }
+        self.player.view(self.x_discs, self.o_discs)
     }
 }
 
@@ -116,16 +130,7 @@ pub struct Competition {
 impl Competition {
     /// The root position, seen from the player to move.
     pub fn root(&self) -> Board {
-        match self.player {
-            Player::X => Board {
-                own: self.x_discs,
-                opp: self.o_discs,
-            },
-            Player::O => Board {
-                own: self.o_discs,
-                opp: self.x_discs,
-            },
-        }
+        self.player.view(self.x_discs, self.o_discs)
     }
 }
 

@@ -9,8 +9,9 @@
 use std::io::{self, Seek, SeekFrom, Write};
 use std::thread;
 
-use super::input::{Problem, Task};
+use super::input::{Player, Problem, Task};
 use super::log::{Columns, LogWriter};
+use crate::board::{Board, Square};
 use crate::eval::Cs561;
 use crate::format::chunks::Background;
 use crate::format::{LineEnd, Style};
@@ -54,25 +55,40 @@ fn columns(task: Task) -> Option<Columns> {
     }
 }
 
-/// The next board's lines for `outcome`.
-fn next_board_lines(problem: &Problem, outcome: Outcome, line_end: LineEnd) -> Vec<u8> {
-    let next = outcome.next_board(problem.root());
-    let (x, o) = match problem.player {
-        super::Player::X => (next.own, next.opp),
-        super::Player::O => (next.opp, next.own),
+/// The lines of the board after `best` is played from `root` (unchanged for `None`),
+/// with `player`'s discs shown as theirs.
+pub(super) fn next_board_lines(
+    player: Player,
+    root: Board,
+    best: Option<Square>,
+    line_end: LineEnd,
+) -> Vec<u8> {
+    let next = match best {
+        Some(square) => root.play(square).pass(),
+        None => root,
     };
+    let (x, o) = player.x_and_o(next);
     board_lines(x, o, line_end)
 }
 
-/// Writes a board-only output (greedy).
-fn write_board_only<W: Write>(problem: &Problem, style: Style, mut out: W) -> io::Result<Outcome> {
-    let outcome = search(problem.root(), params(problem), &Cs561, &mut NoTrace);
-    let mut bytes = next_board_lines(problem, outcome, style.line_end);
+/// Writes a file of board lines alone (greedy, competition).
+pub(super) fn write_board_file<W: Write>(
+    mut board: Vec<u8>,
+    style: Style,
+    mut out: W,
+) -> io::Result<()> {
     if style.final_newline {
-        bytes.extend_from_slice(style.line_end.bytes());
+        board.extend_from_slice(style.line_end.bytes());
     }
-    out.write_all(&bytes)?;
-    out.flush()?;
+    out.write_all(&board)?;
+    out.flush()
+}
+
+/// Writes a board-only output (greedy).
+fn write_board_only<W: Write>(problem: &Problem, style: Style, out: W) -> io::Result<Outcome> {
+    let outcome = search(problem.root(), params(problem), &Cs561, &mut NoTrace);
+    let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
+    write_board_file(board, style, out)?;
     Ok(outcome)
 }
 
@@ -91,7 +107,7 @@ pub fn write_output<W: Write + Seek + Send>(
     thread::scope(|scope| {
         let mut log = LogWriter::new(Background::start(scope, out), style, columns, &reserved);
         let outcome = search(problem.root(), params(problem), &Cs561, &mut log);
-        let board = next_board_lines(problem, outcome, style.line_end);
+        let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
         let (mut out, patched) = log.finish(style.final_newline, |bytes| {
             bytes[..board.len()].copy_from_slice(&board)
         })?;
@@ -117,7 +133,7 @@ pub fn write_output_stream<W: Write + Send>(
         return write_board_only(problem, style, out);
     };
     let outcome = search(problem.root(), params(problem), &Cs561, &mut NoTrace);
-    let board = next_board_lines(problem, outcome, style.line_end);
+    let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
     thread::scope(|scope| {
         let mut log = LogWriter::new(Background::start(scope, out), style, columns, &board);
         search(problem.root(), params(problem), &Cs561, &mut log);
