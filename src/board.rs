@@ -126,42 +126,25 @@ impl Geometry {
 /// Every cell but those on the A and H files.
 const INNER_FILES: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
-/// Moves every bit one step in one of the 8 directions. `SHIFT` is the bit distance
-/// (positive: towards higher indices). Bits that cross the left or right edge wrap
-/// into the next line: callers mask the A and H files out of every run they fill, so
-/// a wrapped bit never matches anything.
+/// Legal-move bits along one line direction, both ways: empty cells from which a run
+/// of `opp` discs ends in an `own` disc, `SHIFT` bits apart. The runs grow by one cell,
+/// then by two at a time (pairs of `opp` discs), so a run of six takes four steps.
 #[inline(always)]
-const fn step<const SHIFT: i32>(x: u64) -> u64 {
-    if SHIFT > 0 {
-        x << SHIFT
-    } else {
-        x >> -SHIFT
-    }
-}
-
-/// The discs a run may pass through in direction `SHIFT`: for any horizontal
-/// component, not those on the A or H file (a run cannot continue past an edge).
-#[inline(always)]
-const fn run_cells<const SHIFT: i32>(opp: u64) -> u64 {
-    if SHIFT.rem_euclid(8) == 0 {
-        opp
-    } else {
-        opp & INNER_FILES
-    }
-}
-
-/// Legal-move bits in one direction: empty cells from which a run of `opp` discs
-/// ends in an `own` disc.
-#[inline(always)]
-fn moves_towards<const SHIFT: i32>(own: u64, opp: u64, empty: u64) -> u64 {
-    let run = run_cells::<SHIFT>(opp);
-    let mut t = step::<SHIFT>(own) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    t |= step::<SHIFT>(t) & run;
-    step::<SHIFT>(t) & empty
+fn moves_along<const SHIFT: u32>(own: u64, opp: u64) -> u64 {
+    // A run that crosses the left or right edge would wrap into the next line: for
+    // every direction with a horizontal part, no run passes through the A or H file.
+    let run = if SHIFT == 8 { opp } else { opp & INNER_FILES };
+    let mut up = run & (own << SHIFT);
+    let mut down = run & (own >> SHIFT);
+    up |= run & (up << SHIFT);
+    down |= run & (down >> SHIFT);
+    let pairs_up = run & (run << SHIFT);
+    let pairs_down = pairs_up >> SHIFT;
+    up |= pairs_up & (up << (2 * SHIFT));
+    down |= pairs_down & (down >> (2 * SHIFT));
+    up |= pairs_up & (up << (2 * SHIFT));
+    down |= pairs_down & (down >> (2 * SHIFT));
+    (up << SHIFT) | (down >> SHIFT)
 }
 
 /// The 8 directions as (row step, column step); the first four go towards lower bit
@@ -249,15 +232,12 @@ impl Board {
     /// Legal moves of the side to move on `geometry`.
     #[inline]
     pub fn moves_in(self, geometry: Geometry) -> u64 {
-        let (own, opp, empty) = (self.own, self.opp, self.empty(geometry));
-        moves_towards::<1>(own, opp, empty)
-            | moves_towards::<-1>(own, opp, empty)
-            | moves_towards::<8>(own, opp, empty)
-            | moves_towards::<-8>(own, opp, empty)
-            | moves_towards::<9>(own, opp, empty)
-            | moves_towards::<-9>(own, opp, empty)
-            | moves_towards::<7>(own, opp, empty)
-            | moves_towards::<-7>(own, opp, empty)
+        let (own, opp) = (self.own, self.opp);
+        let reached = moves_along::<1>(own, opp)
+            | moves_along::<8>(own, opp)
+            | moves_along::<9>(own, opp)
+            | moves_along::<7>(own, opp);
+        reached & self.empty(geometry)
     }
 
     /// Discs flipped by the side to move playing on the empty `square` (none if the
