@@ -225,8 +225,8 @@ fn match_of_naive_against_itself_replays_the_recorded_game() {
     );
     assert!(output.status.success());
     // The recorded self-play game, replayed from its last position and answer.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/umea/naive_selfplay.tsv");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/umea/naive_selfplay.tsv");
     let data = fs::read_to_string(path).unwrap();
     let (position, answer) = data.lines().last().unwrap().split_once('\t').unwrap();
     let last = parse_position(position)

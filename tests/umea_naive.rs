@@ -6,8 +6,7 @@ use reversi::engine::naive::{naive_move, NAIVE_DEPTH};
 use reversi::format::umea::{answer, parse_position};
 
 fn selfplay() -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/umea/naive_selfplay.tsv");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testcases/umea/naive_selfplay.tsv");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
