@@ -6,6 +6,8 @@
 //! (bitboards; byte grids for boards larger than 8x8). [`process`] runs other
 //! programs for the grader and the arena.
 
+#![warn(missing_docs)]
+
 pub mod arena;
 pub mod board;
 pub mod cli;
