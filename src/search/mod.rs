@@ -115,12 +115,11 @@ pub fn search<E: Evaluation, T: Trace>(
         trace,
         best: None,
     };
-    let value = searcher.visit(
+    let value = searcher.visit::<Max>(
         board,
         NodeName::Root,
         0,
         PathPasses::default(),
-        true,
         evaluation.score(board.own, board.opp),
         (-INFINITY, INFINITY),
     );
@@ -128,6 +127,30 @@ pub fn search<E: Evaluation, T: Trace>(
         value,
         best: searcher.best,
     }
+}
+
+/// Whose turn it is in the search, as a type: MAX ([`Max`]) or MIN ([`Min`]).
+trait Side {
+    /// Whether this side maximises.
+    const MAX: bool;
+    /// The other side.
+    type Other: Side;
+}
+
+/// The root player.
+struct Max;
+
+/// The root player's opponent.
+struct Min;
+
+impl Side for Max {
+    const MAX: bool = true;
+    type Other = Min;
+}
+
+impl Side for Min {
+    const MAX: bool = false;
+    type Other = Max;
 }
 
 struct Searcher<'a, E, T> {
@@ -156,17 +179,18 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
 
     /// Searches the node `board` reached as `name`; `score` is its evaluation, kept
     /// up to date move by move.
-    #[allow(clippy::too_many_arguments)]
-    fn visit(
+    /// The side to move is `S` (MAX or MIN), fixed at compile time so that each
+    /// comparison below is one instruction.
+    fn visit<S: Side>(
         &mut self,
         board: Board,
         name: NodeName,
         depth: u32,
         passes: PathPasses,
-        max: bool,
         score: i32,
         (mut alpha, mut beta): (i32, i32),
     ) -> i32 {
+        let max = S::MAX;
         if self.is_leaf(board, depth, passes) {
             self.trace.node(name, depth, score, alpha, beta);
             return score;
@@ -191,12 +215,11 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
                     .node(child_name, depth + 1, child_score, alpha, beta);
                 child_score
             } else {
-                self.visit(
+                self.visit::<S::Other>(
                     child,
                     child_name,
                     depth + 1,
                     passes.after(child_name),
-                    !max,
                     child_score,
                     (alpha, beta),
                 )
