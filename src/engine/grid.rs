@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use super::{Engine, START_SHARE};
+use super::{offer, Engine, Offer, START_SHARE};
 use crate::board::{Board, Square};
 use crate::grid::{Cell, Colour, Grid};
 
@@ -244,14 +244,8 @@ impl GridSearcher {
             if self.stopped {
                 return 0;
             }
-            if value > best {
-                best = value;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
+                break;
             }
         }
         best

@@ -36,6 +36,34 @@ const START_SHARE: f64 = 0.45;
 /// share of the time.
 const HANDOVER_SHARE: f64 = 0.2;
 
+/// What a child's value does to a fail-soft negamax node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Offer {
+    /// Not better than the best so far.
+    Worse,
+    /// The best so far.
+    Best,
+    /// The best so far, and it reaches `beta`: the other children need no search.
+    Cutoff,
+}
+
+/// Takes a child's `value` (from the side to move's view) into a node's `best` and
+/// `alpha`.
+#[inline(always)]
+pub(crate) fn offer(value: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> Offer {
+    if value <= *best {
+        return Offer::Worse;
+    }
+    *best = value;
+    if value > *alpha {
+        *alpha = value;
+        if value >= beta {
+            return Offer::Cutoff;
+        }
+    }
+    Offer::Best
+}
+
 /// What one call of [`Engine::think`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Thought {

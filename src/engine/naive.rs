@@ -8,6 +8,7 @@
 //! therefore searched by a plain negamax alpha-beta, whose values are exact where
 //! they matter whatever the order.
 
+use super::{offer, Offer};
 use crate::board::{Board, Square, Squares};
 
 /// The course program's search depth.
@@ -29,14 +30,8 @@ fn negamax(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     let mut best = i32::MIN + 1;
     for square in Squares(moves) {
         let value = -negamax(board.play(square), depth - 1, -beta, -alpha);
-        if value > best {
-            best = value;
-            if value > alpha {
-                alpha = value;
-                if alpha >= beta {
-                    break;
-                }
-            }
+        if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
+            break;
         }
     }
     best

@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use super::table::{Bound, Entry, Table, TO_THE_END};
+use super::{offer, Offer};
 use crate::board::{Board, Square, Squares};
 use crate::eval::othello::{evaluate, final_score};
 
@@ -217,38 +218,58 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let original_alpha = alpha;
         let list = MoveList::new(board, moves, first, depth >= 3);
+        let Some((best, best_move)) =
+            self.principal_variation(board, &list, alpha, beta, |s, child, lo, hi| {
+                -s.midgame(child, depth - 1, -hi, -lo)
+            })
+        else {
+            return 0;
+        };
+        self.remember(board, best, depth as u8, alpha, beta, best_move);
+        best
+    }
+
+    /// Principal-variation search over the children of `board` in `list`'s order: the
+    /// first with the window `alpha`..`beta`, the others with a null window first and
+    /// again with the full one only if they beat `alpha`. `child_value(self, child,
+    /// lo, hi)` is a child's value for the side to move within `lo`..`hi`. Returns the
+    /// best value and move (fail-soft), or `None` when the deadline stopped the search.
+    fn principal_variation(
+        &mut self,
+        board: Board,
+        list: &MoveList,
+        mut alpha: i32,
+        beta: i32,
+        child_value: impl Fn(&mut Self, Board, i32, i32) -> i32,
+    ) -> Option<(i32, Option<Square>)> {
         let mut best = -INFINITE;
         let mut best_move = None;
         for square in list.squares() {
             let child = board.play(square);
             let value = if best_move.is_none() {
-                -self.midgame(child, depth - 1, -beta, -alpha)
+                child_value(self, child, alpha, beta)
             } else {
-                let value = -self.midgame(child, depth - 1, -alpha - 1, -alpha);
+                let value = child_value(self, child, alpha, alpha + 1);
                 if value > alpha && value < beta && !self.stopped {
-                    -self.midgame(child, depth - 1, -beta, -alpha)
+                    child_value(self, child, alpha, beta)
                 } else {
                     value
                 }
             };
             if self.stopped {
-                return 0;
+                return None;
             }
-            if value > best {
-                best = value;
-                best_move = Some(square);
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
+            match offer(value, &mut best, &mut alpha, beta) {
+                Offer::Worse => {}
+                Offer::Best => best_move = Some(square),
+                Offer::Cutoff => {
+                    best_move = Some(square);
+                    break;
                 }
             }
         }
-        self.remember(board, best, depth as u8, original_alpha, beta, best_move);
-        best
+        Some((best, best_move))
     }
 
     fn remember(
@@ -297,14 +318,8 @@ impl<'a> Searcher<'a> {
             let mut best = -INFINITE;
             for square in Squares(moves) {
                 let value = -self.endgame(board.play(square), empties - 1, -beta, -alpha);
-                if value > best {
-                    best = value;
-                    if value > alpha {
-                        alpha = value;
-                        if alpha >= beta {
-                            break;
-                        }
-                    }
+                if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
+                    break;
                 }
             }
             return best;
@@ -323,37 +338,15 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let original_alpha = alpha;
         let list = MoveList::new(board, moves, first, true);
-        let mut best = -INFINITE;
-        let mut best_move = None;
-        for square in list.squares() {
-            let child = board.play(square);
-            let value = if best_move.is_none() {
-                -self.endgame(child, empties - 1, -beta, -alpha)
-            } else {
-                let value = -self.endgame(child, empties - 1, -alpha - 1, -alpha);
-                if value > alpha && value < beta && !self.stopped {
-                    -self.endgame(child, empties - 1, -beta, -alpha)
-                } else {
-                    value
-                }
-            };
-            if self.stopped {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                best_move = Some(square);
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.remember(board, best, TO_THE_END, original_alpha, beta, best_move);
+        let Some((best, best_move)) =
+            self.principal_variation(board, &list, alpha, beta, |s, child, lo, hi| {
+                -s.endgame(child, empties - 1, -hi, -lo)
+            })
+        else {
+            return 0;
+        };
+        self.remember(board, best, TO_THE_END, alpha, beta, best_move);
         best
     }
 }
