@@ -206,23 +206,32 @@ fn tristate_bad_files_exit_2_naming_file_and_line() {
     assert!(output.stdout.is_empty());
 }
 
-#[test]
-fn match_of_naive_against_itself_replays_the_recorded_game() {
-    let bin = env!("CARGO_BIN_EXE_reversi");
-    let naive = format!("'{bin}' umea --naive");
-    let output = reversi(
+/// This binary's `--naive` player as a match command.
+fn naive_player() -> String {
+    format!("'{}' umea --naive", env!("CARGO_BIN_EXE_reversi"))
+}
+
+/// One match game of `white` against `black` from the start position.
+fn match_from_the_start(white: &str, black: &str) -> std::process::Output {
+    reversi(
         &[
             "umea",
             "match",
             "--white",
-            &naive,
+            white,
             "--black",
-            &naive,
+            black,
             "--opening-plies",
             "0",
         ],
         None,
-    );
+    )
+}
+
+#[test]
+fn match_of_naive_against_itself_replays_the_recorded_game() {
+    let naive = naive_player();
+    let output = match_from_the_start(&naive, &naive);
     assert!(output.status.success());
     // The recorded self-play game, replayed from its last position and answer.
     let path =
@@ -243,21 +252,7 @@ fn match_of_naive_against_itself_replays_the_recorded_game() {
 
 #[test]
 fn match_forfeits_a_pass_with_a_legal_move() {
-    let bin = env!("CARGO_BIN_EXE_reversi");
-    let naive = format!("'{bin}' umea --naive");
-    let output = reversi(
-        &[
-            "umea",
-            "match",
-            "--white",
-            "echo pass #",
-            "--black",
-            &naive,
-            "--opening-plies",
-            "0",
-        ],
-        None,
-    );
+    let output = match_from_the_start("echo pass #", &naive_player());
     let text = stdout(&output);
     assert!(
         text.contains(": 2-2 White forfeits: passed with a legal move"),
