@@ -72,6 +72,14 @@ impl Position {
         Position::from_board(self.board().play(square), self.to_move.other())
     }
 
+    /// The position after the side to move plays `square` (legal), or passes (`None`).
+    pub fn after(self, square: Option<Square>) -> Position {
+        match square {
+            Some(square) => self.play(square),
+            None => self.pass(),
+        }
+    }
+
     /// The same discs with the other side to move.
     pub const fn pass(self) -> Position {
         Position {

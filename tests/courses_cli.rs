@@ -5,7 +5,7 @@ use std::fs;
 use std::process::{Command, Output};
 
 use reversi::board::{Board, Squares};
-use reversi::format::umea::{parse_answer, parse_position, START};
+use reversi::format::umea::{parse_answer, parse_position, position_text, START};
 
 fn reversi(args: &[&str], dir: Option<&std::path::Path>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
@@ -26,7 +26,7 @@ const WHITE_MUST_PASS: &str = "WXOEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE
 
 #[test]
 fn umea_prints_exactly_one_legal_move_line() {
-    let position = START.to_string();
+    let position = position_text(START);
     let output = reversi(&["umea", &position, "0.2"], None);
     assert!(output.status.success());
     let text = stdout(&output);
@@ -64,11 +64,11 @@ fn umea_bad_arguments_exit_2_with_a_message_on_stderr_only() {
             "the position (first argument): expected 65 characters",
         ),
         (
-            vec!["umea", &START.to_string()[..], "-1"],
+            vec!["umea", &position_text(START)[..], "-1"],
             "the time limit (second argument)",
         ),
         (
-            vec!["umea", &START.to_string()[..], "1", "2"],
+            vec!["umea", &position_text(START)[..], "1", "2"],
             "the third argument",
         ),
     ] {
@@ -82,9 +82,7 @@ fn umea_bad_arguments_exit_2_with_a_message_on_stderr_only() {
 
 #[test]
 fn umea_naive_matches_the_library() {
-    let position = START
-        .after(Squares(START.board().moves()).next())
-        .to_string();
+    let position = position_text(START.after(Squares(START.board().moves()).next()));
     let output = reversi(&["umea", "--naive", &position, "1"], None);
     let expected =
         reversi::engine::naive::naive_move(parse_position(&position).unwrap().board(), 7);

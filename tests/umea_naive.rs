@@ -15,11 +15,10 @@ fn naive_reproduces_all_62_recorded_answers() {
     let data = selfplay();
     let mut checked = 0;
     for (number, line) in data.lines().enumerate() {
-        let (position, expected) = line.split_once('\t').expect("position<TAB>answer");
-        let position =
-            parse_position(position).unwrap_or_else(|e| panic!("line {}: {e}", number + 1));
+        let (text, expected) = line.split_once('\t').expect("position<TAB>answer");
+        let position = parse_position(text).unwrap_or_else(|e| panic!("line {}: {e}", number + 1));
         let got = answer(naive_move(position.board(), NAIVE_DEPTH));
-        assert_eq!(got, expected, "line {}: {position}", number + 1);
+        assert_eq!(got, expected, "line {}: {text}", number + 1);
         checked += 1;
     }
     assert_eq!(checked, 62);

@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use crate::board::{Board, Square, Squares};
-use crate::format::umea::{self, Position, Side, START};
+use crate::format::umea::{self, position_text, START};
 use crate::process::{shell, wait_or_kill};
+use crate::rules::{Color, Position};
 
 /// A program taking part in a match.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +48,7 @@ pub enum Ending {
     /// Neither side could move.
     Finished,
     /// This side lost by a fault.
-    Forfeit(Side, Fault),
+    Forfeit(Color, Fault),
 }
 
 /// One game's record.
@@ -69,14 +70,14 @@ pub struct Game {
 
 impl Game {
     /// The winner (`None`: a draw). A forfeit loses whatever the discs.
-    pub fn winner(&self) -> Option<Side> {
+    pub fn winner(&self) -> Option<Color> {
         match &self.ending {
             Ending::Forfeit(side, _) => Some(side.other()),
             Ending::Finished => {
                 let (white, black) = (self.last.white.count_ones(), self.last.black.count_ones());
                 match white.cmp(&black) {
-                    std::cmp::Ordering::Greater => Some(Side::White),
-                    std::cmp::Ordering::Less => Some(Side::Black),
+                    std::cmp::Ordering::Greater => Some(Color::White),
+                    std::cmp::Ordering::Less => Some(Color::Black),
                     std::cmp::Ordering::Equal => None,
                 }
             }
@@ -145,7 +146,7 @@ fn ask(
     let started = Instant::now();
     let mut child = shell(&format!("{} \"$@\"", program.command))
         .arg("sh")
-        .arg(position.to_string())
+        .arg(position_text(position))
         .arg(seconds_argument(program.seconds))
         .arg("0")
         .stdin(Stdio::null())
@@ -221,11 +222,11 @@ pub fn play(white: &Program, black: &Program, opening: Position) -> Result<Game,
             return Ok(game);
         }
         let side = position.to_move;
-        let program = if side == Side::White { white } else { black };
+        let program = if side == Color::White { white } else { black };
         let (answer, took) = ask(program, position)?;
         let (longest, overruns) = match side {
-            Side::White => (&mut game.longest.0, &mut game.overruns.0),
-            Side::Black => (&mut game.longest.1, &mut game.overruns.1),
+            Color::White => (&mut game.longest.0, &mut game.overruns.0),
+            Color::Black => (&mut game.longest.1, &mut game.overruns.1),
         };
         *longest = (*longest).max(took);
         if took.as_secs_f64() > program.seconds {

@@ -9,7 +9,8 @@ use super::UsageError;
 use crate::arena::{self, Ending, Fault, Program};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
 use crate::engine::{deadline_for, Engine};
-use crate::format::umea::{self, Side};
+use crate::format::umea;
+use crate::rules::Color;
 
 /// Arguments of `reversi umea`.
 #[derive(Debug, Args)]
@@ -163,8 +164,8 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         let (w, b) = (game.last.white.count_ones(), game.last.black.count_ones());
         let result = match &game.ending {
             Ending::Finished => match game.winner() {
-                Some(Side::White) => "white wins".to_string(),
-                Some(Side::Black) => "black wins".to_string(),
+                Some(Color::White) => "white wins".to_string(),
+                Some(Color::Black) => "black wins".to_string(),
                 None => "draw".to_string(),
             },
             Ending::Forfeit(side, fault) => {
@@ -177,15 +178,15 @@ fn run_match(args: &MatchArgs) -> Result<()> {
             game_index + 1,
             if swapped { "B" } else { "A" },
             if swapped { "A" } else { "B" },
-            opening,
+            umea::position_text(opening),
             game.longest.0.as_secs_f64(),
             game.longest.1.as_secs_f64(),
             game.overruns.0,
             game.overruns.1,
         );
         for (program, side) in [
-            (0, if swapped { Side::Black } else { Side::White }),
-            (1, if swapped { Side::White } else { Side::Black }),
+            (0, if swapped { Color::Black } else { Color::White }),
+            (1, if swapped { Color::White } else { Color::Black }),
         ] {
             let row = &mut score[program];
             match game.winner() {
@@ -193,7 +194,7 @@ fn run_match(args: &MatchArgs) -> Result<()> {
                 None => row[1] += 1,
                 Some(_) => row[2] += 1,
             }
-            row[3] += if side == Side::White { w } else { b };
+            row[3] += if side == Color::White { w } else { b };
         }
     }
     println!("program             wins draws losses discs");

@@ -4,109 +4,41 @@
 //! Position: `W` or `B` (the side to move), then 64 cells row-major from the top-left,
 //! `E` empty, `O` white, `X` black. Answer: `(row,col)`, both 1-based, or `pass`.
 
-use std::fmt;
-
 use thiserror::Error;
 
-use crate::board::{Board, Square};
+use crate::board::Square;
+use crate::rules::{Color, Position};
 
-/// A side of the Umea game. White moves first there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// `W`, discs `O`.
-    White,
-    /// `B`, discs `X`.
-    Black,
-}
-
-impl Side {
-    /// The other side.
-    pub const fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
+/// The letter that names the side to move first in a position: `W` or `B`.
+pub const fn side_letter(color: Color) -> char {
+    match color {
+        Color::White => 'W',
+        Color::Black => 'B',
     }
-
-    /// The letter that names this side first in a position.
-    pub const fn letter(self) -> char {
-        match self {
-            Side::White => 'W',
-            Side::Black => 'B',
-        }
-    }
-}
-
-/// A parsed position: the side to move and the discs of each colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
-    /// Who moves.
-    pub to_move: Side,
-    /// Cells holding `O`.
-    pub white: u64,
-    /// Cells holding `X`.
-    pub black: u64,
 }
 
 /// The course's start position: white on d4 and e5, black on e4 and d5, white to move.
 pub const START: Position = Position {
-    to_move: Side::White,
+    to_move: Color::White,
     white: Square::new(3, 3).bit() | Square::new(4, 4).bit(),
     black: Square::new(3, 4).bit() | Square::new(4, 3).bit(),
 };
 
-impl Position {
-    /// The board from the side to move's point of view.
-    pub fn board(self) -> Board {
-        match self.to_move {
-            Side::White => Board {
-                own: self.white,
-                opp: self.black,
-            },
-            Side::Black => Board {
-                own: self.black,
-                opp: self.white,
-            },
-        }
+/// The 65-character form of a position.
+pub fn position_text(position: Position) -> String {
+    let mut text = String::with_capacity(65);
+    text.push(side_letter(position.to_move));
+    for index in 0..64 {
+        let bit = 1u64 << index;
+        text.push(if position.white & bit != 0 {
+            'O'
+        } else if position.black & bit != 0 {
+            'X'
+        } else {
+            'E'
+        });
     }
-
-    /// The position after the side to move plays `square` (which must be legal), or
-    /// passes (`None`).
-    pub fn after(self, square: Option<Square>) -> Position {
-        let board = match square {
-            Some(square) => self.board().play(square),
-            None => self.board().pass(),
-        };
-        let to_move = self.to_move.other();
-        let (white, black) = match to_move {
-            Side::White => (board.own, board.opp),
-            Side::Black => (board.opp, board.own),
-        };
-        Position {
-            to_move,
-            white,
-            black,
-        }
-    }
-}
-
-impl fmt::Display for Position {
-    /// The 65-character form.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = String::with_capacity(65);
-        text.push(self.to_move.letter());
-        for index in 0..64 {
-            let bit = 1u64 << index;
-            text.push(if self.white & bit != 0 {
-                'O'
-            } else if self.black & bit != 0 {
-                'X'
-            } else {
-                'E'
-            });
-        }
-        f.write_str(&text)
-    }
+    text
 }
 
 /// Why a position argument was refused.
@@ -147,8 +79,8 @@ pub fn parse_position(text: &str) -> Result<Position, PositionError> {
         return Err(PositionError::Length { found: chars.len() });
     }
     let to_move = match chars[0] {
-        'W' => Side::White,
-        'B' => Side::Black,
+        'W' => Color::White,
+        'B' => Color::Black,
         found => return Err(PositionError::Side { found }),
     };
     let (mut white, mut black) = (0u64, 0u64);
@@ -217,7 +149,7 @@ mod tests {
 
     #[test]
     fn start_round_trips() {
-        let text = START.to_string();
+        let text = position_text(START);
         assert_eq!(text.len(), 65);
         assert_eq!(parse_position(&text), Ok(START));
     }
@@ -236,7 +168,7 @@ mod tests {
     #[test]
     fn bad_positions_name_the_character() {
         assert_eq!(parse_position("W"), Err(PositionError::Length { found: 1 }));
-        let mut text = START.to_string();
+        let mut text = position_text(START);
         text.replace_range(10..11, "x");
         assert_eq!(
             parse_position(&text),
