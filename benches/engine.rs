@@ -6,10 +6,10 @@ use std::io;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use reversi::board::{perft, Board, Geometry, Squares};
+use reversi::course_search::{search, LeafRule, NoTrace, SearchParams};
 use reversi::eval::Cs561;
 use reversi::format::cs561::{self, Columns, LogWriter};
 use reversi::format::Style;
-use reversi::search::{search, LeafRule, NoTrace, SearchParams};
 
 /// Positions met in a real tree: every node of a depth-5 perft from the start.
 fn sample_positions() -> Vec<Board> {

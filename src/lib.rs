@@ -1,21 +1,23 @@
 //! `reversi`: a reference solver and grading kit for Othello/Reversi search homework.
 //!
 //! Layers, each using only those below it: [`cli`] -> [`grader`] (tools for graders)
-//! and [`arena`] (the match runner) -> [`format`](mod@format) -> [`search`] and
-//! [`engine`] (the timed player) -> [`eval`] -> [`rules`] -> [`board`] and [`grid`]
-//! (bitboards; byte grids for boards larger than 8x8). [`process`] runs other
-//! programs for the grader and the arena.
+//! and [`arena`] (the match runner) -> [`format`](mod@format) -> [`course_search`]
+//! (the courses' own searches, reproduced exactly: the CS561 traverse log, York's
+//! `mmeval`, UF's example AI) and [`engine`] (our strong timed player) -> [`eval`] ->
+//! [`rules`] -> [`board`] (8x8 bitboards) and [`shaped_board`] (byte boards of any
+//! shape, with blocked cells). [`process`] runs other programs for the grader and the
+//! arena.
 
 #![warn(missing_docs)]
 
 pub mod arena;
 pub mod board;
 pub mod cli;
+pub mod course_search;
 pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod grader;
-pub mod grid;
 pub mod process;
 pub mod rules;
-pub mod search;
+pub mod shaped_board;

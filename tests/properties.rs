@@ -6,10 +6,10 @@ mod common;
 use common::{naive_flips, naive_moves, playout};
 use proptest::prelude::*;
 use reversi::board::{Board, Square, Squares};
+use reversi::course_search::{search, LeafRule, NoTrace, SearchParams};
 use reversi::eval::{Cs561, Evaluation};
 use reversi::format::cs561::{self, Dialect};
 use reversi::format::{LineEnd, Style};
-use reversi::search::{search, LeafRule, NoTrace, SearchParams};
 
 /// A reachable position: up to 60 random moves from the start.
 fn positions() -> impl Strategy<Value = Board> {

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use reversi::board::{Board, Square, Squares};
-use reversi::engine::grid::think_grid;
+use reversi::engine::shaped::think_grid;
 use reversi::format::tristate::{self, answer, Base, Coords, Notation};
-use reversi::grid::Colour;
+use reversi::shaped_board::Colour;
 
 /// Cells of a board file, row by row.
 fn board_strategy() -> impl Strategy<Value = (char, Vec<Vec<char>>)> {

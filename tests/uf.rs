@@ -7,10 +7,10 @@ use common::with_stdin as reversi;
 use std::fs;
 
 use reversi::board::Square;
+use reversi::course_search::uf::{play_game, Level};
 use reversi::eval::uf::UfExample;
 use reversi::format::uf::game_text;
 use reversi::rules::{Position, Rules};
-use reversi::search::uf::{play_game, Level};
 
 const GAMES: &str = "testcases/uf/example_vs_example.txt";
 

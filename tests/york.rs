@@ -11,10 +11,10 @@ use std::process::{Command, Stdio};
 
 use proptest::prelude::*;
 use reversi::board::Square;
+use reversi::course_search::york::{mmeval, YorkMove, YorkOutcome, YorkParams};
 use reversi::eval::york::YorkHeuristic;
 use reversi::format::york::{answer_line, parse_board, MoveText};
 use reversi::rules::{Color, MoveOrder, Position, Rules};
-use reversi::search::york::{mmeval, YorkMove, YorkOutcome, YorkParams};
 
 const CASES: &str = "testcases/york";
 

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::{display_name, UsageError};
 use crate::engine::deadline_for;
-use crate::engine::grid::think_grid;
+use crate::engine::shaped::think_grid;
 use crate::format::tristate::{self, Base, Coords, Notation, MAX_CELLS};
 
 /// Arguments of `reversi tristate`.

@@ -9,10 +9,10 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::courses::{read_board_text, CourseInputError};
 use super::display_name;
+use crate::course_search::uf::{choose, play_game, Level};
 use crate::eval::uf::UfExample;
 use crate::format::uf::{game_text, move_line, parse_board};
 use crate::rules::{Color, Rules};
-use crate::search::uf::{choose, play_game, Level};
 
 /// The deepest look-ahead accepted (the course's levels use 0, 1 and 3).
 const MAX_DEPTH: u32 = 8;

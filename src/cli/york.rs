@@ -9,10 +9,10 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::courses::{read_board_text, CourseInputError};
 use super::display_name;
+use crate::course_search::york::{mmeval, YorkMove, YorkOutcome, YorkParams};
 use crate::eval::york::YorkHeuristic;
 use crate::format::york::{answer_line, parse_board, parse_move, picture, trace_line, MoveText};
 use crate::rules::{Color, MoveOrder, Position, Rules};
-use crate::search::york::{mmeval, YorkMove, YorkOutcome, YorkParams};
 
 /// Arguments of `reversi york`: a query, or the `play` subcommand.
 #[derive(Debug, Args)]

@@ -3,9 +3,9 @@
 //! a strong engine ([`Engine`]): iterative deepening over a principal-variation
 //! search with a transposition table, and an exact solver for the last empty cells.
 
-pub mod grid;
 pub mod naive;
 mod search;
+pub mod shaped;
 mod table;
 
 use std::cmp::Ordering;

@@ -8,7 +8,7 @@
 
 use thiserror::Error;
 
-use crate::grid::{Cell, Colour, Grid};
+use crate::shaped_board::{Cell, Colour, Grid};
 
 /// The largest number of cells accepted (a guard against absurd headers).
 pub const MAX_CELLS: usize = 1 << 16;

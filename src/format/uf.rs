@@ -9,8 +9,8 @@ use thiserror::Error;
 use super::LineError;
 
 use crate::board::Square;
+use crate::course_search::uf::{Game, Level, RankedMove, Turn};
 use crate::rules::{Color, Position};
-use crate::search::uf::{Game, Level, RankedMove, Turn};
 
 /// Cells per row and rows per board.
 pub const SIZE: usize = 8;

@@ -9,8 +9,8 @@ use thiserror::Error;
 use super::LineError;
 
 use crate::board::Square;
+use crate::course_search::york::{Visit, YorkMove, YorkOutcome};
 use crate::rules::{Color, Position};
-use crate::search::york::{Visit, YorkMove, YorkOutcome};
 
 /// Cells per row and rows per board.
 pub const SIZE: usize = 6;

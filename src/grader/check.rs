@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 use super::replay::{square_of, Position};
 use crate::board::Squares;
-use crate::search::INFINITY;
+use crate::course_search::INFINITY;
 
 /// A mistake students make often enough to have a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

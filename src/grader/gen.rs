@@ -11,10 +11,10 @@ use thiserror::Error;
 use super::batch::{solve_bytes, ArgsSyntax, CaseOptions};
 use super::replay::other;
 use crate::board::{Board, Geometry, Square, Squares};
+use crate::course_search::{search, NodeName, Trace};
 use crate::eval::Cs561;
 use crate::format::cs561::{input_file, search_params, Dialect, Player, Problem, Task};
 use crate::format::Style;
-use crate::search::{search, NodeName, Trace};
 
 /// The kinds of position a case can test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]

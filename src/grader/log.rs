@@ -2,7 +2,7 @@
 //! node in the tree. Tolerant of what students write (floats, odd spacing), so that
 //! `check` can say what is wrong and `tree` can draw a student's log.
 
-use crate::search::INFINITY;
+use crate::course_search::INFINITY;
 
 /// The header of an alpha-beta log.
 pub const ALPHA_BETA_HEADER: &str = "Node,Depth,Value,Alpha,Beta";

@@ -7,7 +7,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::board::{Board, Square};
-use crate::search::LeafRule;
+use crate::course_search::LeafRule;
 
 /// An input is a dozen short lines; anything larger is refused before it is read.
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;

@@ -10,9 +10,9 @@
 
 use std::io;
 
+use crate::course_search::{NodeName, Trace, INFINITY};
 use crate::format::chunks::Chunks;
 use crate::format::Style;
-use crate::search::{NodeName, Trace, INFINITY};
 
 /// Bytes gathered before one write to the underlying writer.
 const BUFFER_BYTES: usize = 256 * 1024;

@@ -12,10 +12,10 @@ use std::thread;
 use super::input::{Player, Problem, Task};
 use super::log::{Columns, LogWriter};
 use crate::board::{Board, Square};
+use crate::course_search::{search, NoTrace, Outcome, SearchParams};
 use crate::eval::Cs561;
 use crate::format::chunks::Background;
 use crate::format::{LineEnd, Style};
-use crate::search::{search, NoTrace, Outcome, SearchParams};
 
 /// The 8 board lines, `*`, `X` and `O`, joined by `line_end` (none after the last).
 pub fn board_lines(x_discs: u64, o_discs: u64, line_end: LineEnd) -> Vec<u8> {

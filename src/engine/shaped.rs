@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::{offer, Engine, Offer, START_SHARE};
 use crate::board::{Board, Square};
-use crate::grid::{Cell, Colour, Grid};
+use crate::shaped_board::{Cell, Colour, Grid};
 
 /// One disc of final margin; finished games also get [`WIN`] so that any sure win
 /// outranks any heuristic score.
