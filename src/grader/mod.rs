@@ -11,5 +11,6 @@ pub mod batch;
 pub mod check;
 pub mod gen;
 pub mod log;
+pub mod printable;
 pub mod replay;
 pub mod tree;

@@ -1,0 +1,94 @@
+//! Text from files and programs made safe to show: every report that quotes a
+//! student's log, a program's standard error or a file name passes it through here,
+//! so that no control byte (a terminal escape, a carriage return that rewrites the
+//! line, a NUL, a newline that fakes a report row) reaches a person's terminal.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// `text` with every character that is not safe to print on one line escaped:
+/// `\n`, `\r`, `\t`, `\\` as themselves, other control characters (C0, DEL, C1) and
+/// the bidirectional overrides (which reorder what a terminal shows) as `\u{..}`.
+/// Text with none of them is returned as it is.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_char(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// `bytes` as printable text: valid UTF-8 as [`printable`] shows it, every byte that
+/// is not part of valid UTF-8 as `\xNN`.
+pub fn printable_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_char(&mut out, c);
+        }
+        for byte in chunk.invalid() {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out
+}
+
+fn needs_escape(c: char) -> bool {
+    c == '\\' || c.is_control() || is_bidi_control(c)
+}
+
+/// The Unicode characters that change the display order of the text around them.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn push_char(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\\' => out.push_str("\\\\"),
+        c if needs_escape(c) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        assert!(matches!(printable("c4,1,-3,-3,Infinity"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn terminal_escapes_line_breaks_and_nul_are_escaped() {
+        assert_eq!(
+            printable("\u{1b}[2J\rPASS\ncase\0\u{7f}\u{9b}"),
+            "\\u{1b}[2J\\rPASS\\ncase\\u{0}\\u{7f}\\u{9b}"
+        );
+    }
+
+    #[test]
+    fn a_backslash_cannot_fake_an_escape() {
+        assert_eq!(printable("\\n"), "\\\\n");
+    }
+
+    #[test]
+    fn bidi_overrides_are_escaped() {
+        assert_eq!(printable("a\u{202e}b"), "a\\u{202e}b");
+    }
+
+    #[test]
+    fn invalid_utf8_shows_its_bytes() {
+        assert_eq!(printable_bytes(b"ok\xff\x1b"), "ok\\xff\\u{1b}");
+    }
+}
