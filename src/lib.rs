@@ -5,8 +5,8 @@
 //! (the courses' own searches, reproduced exactly: the CS561 traverse log, York's
 //! `mmeval`, UF's example AI) and [`engine`] (our strong timed player) -> [`eval`] ->
 //! [`rules`] -> [`board`] (8x8 bitboards) and [`shaped_board`] (byte boards of any
-//! shape, with blocked cells). [`process`] runs other programs for the grader and the
-//! arena.
+//! shape, with blocked cells). [`sandbox`] runs students' programs for the grader and the
+//! arena, confined and limited.
 
 #![warn(missing_docs)]
 
@@ -18,6 +18,6 @@ pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod grader;
-pub mod process;
 pub mod rules;
+pub mod sandbox;
 pub mod shaped_board;

@@ -221,6 +221,8 @@ fn match_from_the_start(white: &str, black: &str) -> std::process::Output {
             black,
             "--opening-plies",
             "0",
+            "--read-only",
+            env!("CARGO_BIN_EXE_reversi"),
         ],
         None,
     )

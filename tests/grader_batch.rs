@@ -89,7 +89,8 @@ fn in_out_pairs_args_files_and_failures() {
     insta::assert_snapshot!(stdout(&output));
 }
 
-/// Runs `batch --against` on the first official case with `script` as the program.
+/// Runs `batch --against` on the first official case with `script` as the program,
+/// in the sandbox, shown its own folder and this binary.
 fn against(script: &str, timeout: &str) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let case = dir.path().join("cases/case1");
@@ -97,7 +98,9 @@ fn against(script: &str, timeout: &str) -> (Option<i32>, String) {
     let official = testcases().join("cs561/s2017/case1");
     fs::copy(official.join("input.txt"), case.join("input.txt")).unwrap();
     fs::copy(official.join("output.txt"), case.join("output.txt")).unwrap();
-    let program = dir.path().join("student.sh");
+    let submission = dir.path().join("submission");
+    fs::create_dir(&submission).unwrap();
+    let program = submission.join("student.sh");
     fs::write(&program, format!("#!/bin/sh\n{script}\n")).unwrap();
     let command = format!("sh {}", program.display());
     let cases = dir.path().join("cases");
@@ -108,6 +111,10 @@ fn against(script: &str, timeout: &str) -> (Option<i32>, String) {
         &command,
         "--timeout",
         timeout,
+        "--read-only",
+        submission.to_str().unwrap(),
+        "--read-only",
+        BIN,
     ]);
     (output.status.code(), stdout(&output))
 }

@@ -4,16 +4,16 @@
 //! course's script, every answer is checked: a move that is not legal, a `pass` when
 //! a move exists, or anything unreadable loses the game at once.
 
-use std::io::{self, Read};
-use std::process::{Child, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::io;
+use std::time::Duration;
 
 use thiserror::Error;
 
 use crate::board::{Board, Square, Squares};
 use crate::format::umea::{self, position_text, START};
-use crate::process::{shell, wait_or_kill};
+use crate::sandbox::{
+    Ending as SandboxEnding, Program as SandboxedProgram, Sandbox, TAIL_BYTES,
+};
 use crate::rules::{Color, Position};
 
 /// A program taking part in a match.
@@ -138,37 +138,42 @@ pub fn seconds_argument(seconds: f64) -> String {
     format!("{seconds}")
 }
 
-/// Runs `program` on `position` and returns its answer line and the time it took.
+/// Runs `program` on `position` in `sandbox` and returns its answer line and the time
+/// it took.
 fn ask(
     program: &Program,
     position: Position,
+    sandbox: &Sandbox,
 ) -> Result<(Result<String, String>, Duration), ArenaError> {
-    let started = Instant::now();
-    let mut child = shell(&format!("{} \"$@\"", program.command))
-        .arg("sh")
-        .arg(position_text(position))
-        .arg(seconds_argument(program.seconds))
-        .arg("0")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+    let limit = Duration::from_secs_f64(program.seconds.max(0.0)) + GRACE;
+    let args = [
+        position_text(position),
+        seconds_argument(program.seconds),
+        "0".to_string(),
+    ];
+    let run = sandbox
+        .with_wall(limit)
+        .run(&SandboxedProgram {
+            command: &format!("{} \"$@\"", program.command),
+            args: &args,
+            files: &[],
+        })
         .map_err(|source| ArenaError::Spawn {
             command: program.command.clone(),
             source,
         })?;
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let reader = thread::spawn(move || {
-        let mut text = String::new();
-        stdout.read_to_string(&mut text).map(|_| text)
-    });
-    let limit = Duration::from_secs_f64(program.seconds.max(0.0)) + GRACE;
-    let status = wait(&mut child, limit);
-    let took = started.elapsed();
-    let text = reader.join().ok().and_then(Result::ok).unwrap_or_default();
-    let answer = match status {
-        Err(reason) => Err(reason),
-        Ok(()) => {
+    let took = Duration::from_secs_f64(run.seconds);
+    let answer = match run.ending {
+        SandboxEnding::WallTime => Err(format!(
+            "no answer after {:.1} s; every process of it was killed",
+            limit.as_secs_f64()
+        )),
+        SandboxEnding::Signal(signal) => Err(format!("killed by signal {signal}")),
+        SandboxEnding::Exited(0) if run.stdout.size > TAIL_BYTES as u64 => {
+            Err(format!("printed {} bytes", run.stdout.size))
+        }
+        SandboxEnding::Exited(0) => {
+            let text = String::from_utf8_lossy(&run.stdout.tail);
             let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
             match lines.as_slice() {
                 [line] => Ok(line.trim().to_string()),
@@ -176,21 +181,9 @@ fn ask(
                 _ => Err(format!("printed {} lines: {text:?}", lines.len())),
             }
         }
+        SandboxEnding::Exited(code) => Err(format!("exited with status {code}")),
     };
     Ok((answer, took))
-}
-
-/// Waits for `child`, killing it after `limit`: `Err` tells why it failed.
-fn wait(child: &mut Child, limit: Duration) -> Result<(), String> {
-    match wait_or_kill(child, limit) {
-        Ok(Some(status)) if status.success() => Ok(()),
-        Ok(Some(status)) => Err(format!("exited with {status}")),
-        Ok(None) => Err(format!(
-            "no answer after {:.1} s; killed",
-            limit.as_secs_f64()
-        )),
-        Err(e) => Err(format!("cannot wait for it: {e}")),
-    }
 }
 
 /// Checks an answer against the position: the move it names (`None`: pass).
@@ -205,8 +198,13 @@ fn judge(board: Board, answer: &str) -> Result<Option<Square>, Fault> {
     }
 }
 
-/// Plays one game from `opening`, `white` against `black`.
-pub fn play(white: &Program, black: &Program, opening: Position) -> Result<Game, ArenaError> {
+/// Plays one game from `opening`, `white` against `black`, each run in `sandbox`.
+pub fn play(
+    white: &Program,
+    black: &Program,
+    opening: Position,
+    sandbox: &Sandbox,
+) -> Result<Game, ArenaError> {
     let mut game = Game {
         opening,
         moves: Vec::new(),
@@ -223,7 +221,7 @@ pub fn play(white: &Program, black: &Program, opening: Position) -> Result<Game,
         }
         let side = position.to_move;
         let program = if side == Color::White { white } else { black };
-        let (answer, took) = ask(program, position)?;
+        let (answer, took) = ask(program, position, sandbox)?;
         let (longest, overruns) = match side {
             Color::White => (&mut game.longest.0, &mut game.overruns.0),
             Color::Black => (&mut game.longest.1, &mut game.overruns.1),

@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Parser, ValueEnum};
 use thiserror::Error;
 
+use super::sandbox::SandboxArgs;
 use super::{DialectArg, EolArg, SolveArgs};
 use crate::format::cs561;
 use crate::format::cs561::Dialect;
@@ -22,6 +23,7 @@ use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, Tree, TreeError};
+use crate::sandbox::SandboxError;
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -52,6 +54,15 @@ pub enum GraderUsageError {
         /// The path as given.
         path: String,
     },
+    /// A path shown to the programs holds the cases, or is inside their folder.
+    #[error(
+        "{path}: --read-only would show the cases' expected outputs to the programs; \
+         show only the submission's own files"
+    )]
+    ShowsTheCases {
+        /// The path as given.
+        path: String,
+    },
     /// `tree` was given a greedy (f2014 task 1) input alone: it has no log.
     #[error("{path}: task 1 (greedy) writes no traverse log, so there is no tree to draw")]
     GreedyHasNoLog {
@@ -77,6 +88,7 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
             || cause.is::<BatchError>()
             || cause.is::<GenError>()
             || cause.is::<TreeError>()
+            || cause.is::<SandboxError>()
     })
 }
 
@@ -134,12 +146,13 @@ pub struct BatchArgs {
     /// The folder of cases: folders with input.txt and output.txt (and optionally an
     /// `args` file of solver flags), or NAME.in and NAME.out pairs.
     dir: PathBuf,
-    /// Run this shell command as the student's program instead of our solver: in a
-    /// fresh folder holding only input.txt, it must write output.txt there. Relative
-    /// paths in it are taken from that folder, so give absolute ones.
+    /// Run this shell command as the student's program instead of our solver, in the
+    /// sandbox: in a fresh folder holding only input.txt, it must write output.txt
+    /// there. Files it names must be shown to it with --read-only (absolute paths).
     #[arg(long, value_name = "COMMAND")]
     against: Option<String>,
-    /// Time limit of each run of --against, in seconds.
+    /// Wall time of each run of --against, in seconds; then every process of the run
+    /// is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
     /// Compare as the Fall 2014 grader did (see `reversi check --lenient`).
@@ -154,6 +167,8 @@ pub struct BatchArgs {
     /// Cases run at once [default: the number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
 }
 
 fn parse_seconds(text: &str) -> std::result::Result<Duration, String> {
@@ -283,7 +298,7 @@ impl Progress {
 /// failure.
 fn row(result: &CaseResult, width: usize) -> String {
     let row = format!(
-        "{:<10} {:<width$}  {}",
+        "{:<16} {:<width$}  {}",
         result.verdict.word(),
         result.case,
         result.detail
@@ -302,15 +317,34 @@ fn row(result: &CaseResult, width: usize) -> String {
     text
 }
 
+/// Refuses to show the programs a path that holds the case folder `cases` or lies
+/// inside it.
+fn refuse_showing_cases(cases: &Path, shown: &[PathBuf]) -> Result<()> {
+    let cases = fs::canonicalize(cases).unwrap_or_else(|_| cases.to_path_buf());
+    for path in shown {
+        let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if cases.starts_with(&canonical) || canonical.starts_with(&cases) {
+            return Err(GraderUsageError::ShowsTheCases {
+                path: path.display().to_string(),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// `reversi batch DIR`: prints a row per case and a summary; [`Failed`] if any
 /// case did not pass.
 pub fn batch(args: &BatchArgs) -> Result<()> {
     let cases = find_cases(&args.dir)?;
     let runner = match &args.against {
-        Some(command) => Runner::Program {
-            command: command.clone(),
-            timeout: args.timeout,
-        },
+        Some(command) => {
+            refuse_showing_cases(&args.dir, args.sandbox.read_only())?;
+            Runner::Program {
+                command: command.clone(),
+                sandbox: args.sandbox.sandbox(args.timeout)?,
+            }
+        }
         None => Runner::Solver(&SolverFlags),
     };
     let jobs = match args.jobs {
@@ -340,7 +374,19 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     rows?;
     let summary = Summary::of(&results);
     if args.json {
-        let report = serde_json::json!({ "summary": summary, "cases": results });
+        let mut report = serde_json::json!({ "summary": summary, "cases": results });
+        if let Runner::Program { sandbox, .. } = &options.runner {
+            let limits = sandbox.limits();
+            report["sandbox"] = serde_json::json!({
+                "isolation": sandbox.isolation(),
+                "wall_seconds": limits.wall.as_secs_f64(),
+                "cpu_seconds": limits.cpu.as_secs(),
+                "memory_bytes": limits.memory,
+                "processes": limits.processes,
+                "file_size_bytes": limits.file_size,
+                "read_only": sandbox.read_only(),
+            });
+        }
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
         print_out(&format!("{summary}\n"))?;

@@ -1,10 +1,11 @@
 //! `reversi umea`: one move for the Umea course's harness, and a match runner.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
+use super::sandbox::SandboxArgs;
 use super::UsageError;
 use crate::arena::{self, Ending, Fault, Program};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
@@ -68,6 +69,8 @@ struct MatchArgs {
     /// Random plies from the course's start before a game starts (0: the start itself).
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
+    #[command(flatten)]
+    sandbox: SandboxArgs,
 }
 
 /// Runs `reversi umea`. `started` is when the program started: the answer is due
@@ -131,6 +134,8 @@ pub(super) fn run(args: UmeaArgs, started: Instant) -> Result<()> {
 }
 
 fn run_match(args: &MatchArgs) -> Result<()> {
+    // Each answer's wall time is set per program; this one is replaced.
+    let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let first = Program {
         command: args.white.clone(),
         seconds: args.white_seconds.unwrap_or(args.seconds),
@@ -160,7 +165,7 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         } else {
             (&first, &second)
         };
-        let game = arena::play(white, black, opening)?;
+        let game = arena::play(white, black, opening, &sandbox)?;
         let (w, b) = (game.last.white.count_ones(), game.last.black.count_ones());
         let result = match &game.ending {
             Ending::Finished => match game.winner() {

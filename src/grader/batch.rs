@@ -1,10 +1,9 @@
 //! `batch`: every case under a folder, solved by our solver or run through a
 //! student's program, compared byte for byte, on all cores.
 
-use std::fs::{self, File};
-use std::io::{self, Cursor, Read, Seek, SeekFrom};
+use std::fs;
+use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -15,10 +14,11 @@ use thiserror::Error;
 use walkdir::WalkDir;
 
 use super::check::{check_with_input, Report};
+use super::printable::printable_bytes;
 use super::replay::Position;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
-use crate::process::{shell, wait_or_kill};
+use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -132,13 +132,14 @@ pub fn find_cases(dir: &Path) -> Result<Vec<Case>, BatchError> {
 pub enum Runner<'a> {
     /// Our solver, with the options of the case's `args` file.
     Solver(&'a dyn ArgsSyntax),
-    /// A student's program: a shell command run in a fresh folder holding only
-    /// `input.txt`, which must write `output.txt` there within `timeout`.
+    /// A student's program: a shell command run in `sandbox`, in a fresh folder
+    /// holding only `input.txt`, which must write `output.txt` there within the
+    /// sandbox's limits.
     Program {
         /// The command, run by `sh -c`.
         command: String,
-        /// The time limit.
-        timeout: Duration,
+        /// Where and how it runs.
+        sandbox: Sandbox,
     },
 }
 
@@ -156,6 +157,12 @@ pub enum Verdict {
     Timeout,
     /// The program exited normally without writing `output.txt`.
     NoOutput,
+    /// The program left an `output.txt` that is not a regular file (a link, a FIFO,
+    /// a device, a folder): not read.
+    NotAFile,
+    /// The program wrote a file past the file-size limit, or an `output.txt` far
+    /// larger than the expected one: not read.
+    OutputTooLarge,
     /// The case could not be run (unreadable files, a bad input or `args` file).
     Error,
 }
@@ -169,6 +176,8 @@ impl Verdict {
             Verdict::Crash => "CRASH",
             Verdict::Timeout => "TIMEOUT",
             Verdict::NoOutput => "NO OUTPUT",
+            Verdict::NotAFile => "NOT A FILE",
+            Verdict::OutputTooLarge => "OUTPUT TOO LARGE",
             Verdict::Error => "ERROR",
         }
     }
@@ -204,6 +213,8 @@ pub struct Summary {
     pub timed_out: usize,
     /// Programs that wrote no output.
     pub no_output: usize,
+    /// Programs whose `output.txt` was not read: not a regular file, or too large.
+    pub bad_output: usize,
     /// Cases that could not be run.
     pub errors: usize,
 }
@@ -222,6 +233,7 @@ impl Summary {
                 Verdict::Crash => &mut summary.crashed,
                 Verdict::Timeout => &mut summary.timed_out,
                 Verdict::NoOutput => &mut summary.no_output,
+                Verdict::NotAFile | Verdict::OutputTooLarge => &mut summary.bad_output,
                 Verdict::Error => &mut summary.errors,
             } += 1;
         }
@@ -243,6 +255,7 @@ impl std::fmt::Display for Summary {
             (self.crashed, "crashed"),
             (self.timed_out, "timed out"),
             (self.no_output, "wrote no output"),
+            (self.bad_output, "wrote an output.txt that was not read"),
             (self.errors, "could not run"),
         ];
         for (count, what) in others {
@@ -398,8 +411,8 @@ enum Produced {
 fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
     match runner {
         Runner::Solver(syntax) => solve(case, *syntax).map(Produced::Output),
-        Runner::Program { command, timeout } => {
-            run_program(case, command, *timeout).map_err(|e| format!("cannot run the program: {e}"))
+        Runner::Program { command, sandbox } => {
+            run_program(case, command, sandbox).map_err(|e| format!("cannot run the program: {e}"))
         }
     }
 }
@@ -444,59 +457,124 @@ pub fn solve_problem(problem: &cs561::Problem, style: Style) -> Vec<u8> {
 /// Lines of a crashed program's standard error shown in its row.
 const STDERR_LINES: usize = 3;
 
-/// Runs a student's program the way the course's grader does.
-fn run_program(case: &Case, command: &str, timeout: Duration) -> io::Result<Produced> {
-    let folder = tempfile::Builder::new().prefix("reversi-case-").tempdir()?;
-    fs::copy(&case.input, folder.path().join("input.txt"))?;
-    let mut stderr = tempfile::tempfile()?;
-    let mut child = shell(command)
-        .current_dir(folder.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::from(stderr.try_clone()?))
-        .spawn()?;
-    let Some(status) = wait_or_kill(&mut child, timeout)? else {
-        return Ok(Produced::Failed(
-            Verdict::Timeout,
-            format!("still running after {} s: killed", timeout.as_secs_f64()),
-        ));
+/// Runs a student's program the way the course's grader does, in the sandbox.
+fn run_program(case: &Case, command: &str, sandbox: &Sandbox) -> io::Result<Produced> {
+    let input = fs::read(&case.input)?;
+    let expected = fs::metadata(&case.expected)?.len();
+    let run = sandbox.run(&Program {
+        command,
+        args: &[],
+        files: &[("input.txt", &input)],
+    })?;
+    let limits = sandbox.limits();
+    let stderr = || {
+        let lines = run.stderr.last_lines(STDERR_LINES);
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let lines: Vec<String> = lines.into_iter().map(printable_bytes).collect();
+            format!("; stderr: {}", lines.join(" | "))
+        }
     };
-    if !status.success() {
-        stderr.seek(SeekFrom::Start(0))?;
-        let mut text = String::new();
-        stderr.take(64 * 1024).read_to_string(&mut text).ok();
-        let tail: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = tail[tail.len().saturating_sub(STDERR_LINES)..].join(" | ");
-        let mut detail = describe_status(status);
-        if !tail.is_empty() {
-            detail += &format!("; stderr: {tail}");
+    let memory = || {
+        if run.out_of_memory {
+            format!(
+                ", out of memory (the limit is {} MiB, --memory)",
+                limits.memory >> 20
+            )
+        } else {
+            String::new()
         }
-        return Ok(Produced::Failed(Verdict::Crash, detail));
+    };
+    let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail));
+    match run.ending {
+        Ending::WallTime => {
+            return failed(
+                Verdict::Timeout,
+                format!(
+                    "still running after {} s: every process of the run was killed",
+                    limits.wall.as_secs_f64()
+                ),
+            )
+        }
+        Ending::Signal(libc::SIGXCPU) => {
+            return failed(
+                Verdict::Timeout,
+                format!(
+                    "used {} s of CPU time (--cpu-time): killed",
+                    limits.cpu.as_secs()
+                ),
+            )
+        }
+        Ending::Signal(libc::SIGXFSZ) => {
+            return failed(
+                Verdict::OutputTooLarge,
+                format!(
+                    "wrote a file past {} MiB (--file-size): killed",
+                    limits.file_size >> 20
+                ),
+            )
+        }
+        Ending::Signal(signal) => {
+            let detail = format!("killed by {}{}{}", signal_name(signal), memory(), stderr());
+            return failed(Verdict::Crash, detail);
+        }
+        Ending::Exited(0) => {}
+        Ending::Exited(code) => {
+            return failed(
+                Verdict::Crash,
+                format!("exit status {code}{}{}", memory(), stderr()),
+            )
+        }
     }
-    match File::open(folder.path().join("output.txt")) {
-        Ok(mut file) => {
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)?;
-            Ok(Produced::Output(bytes))
+    // Twice the expected size, and at least 64 KiB more: room for any wrong answer.
+    let bound = expected + expected.max(64 << 10);
+    match run.read_output("output.txt", bound)? {
+        OutputFile::Regular(bytes) => Ok(Produced::Output(bytes)),
+        OutputFile::Missing => {
+            let mut detail = "exited 0 without writing output.txt".to_string();
+            let others = run.other_files(&["input.txt"]);
+            if !others.is_empty() {
+                let names: Vec<String> = others.iter().map(|n| printable_bytes(n)).collect();
+                detail += &format!("; it left {}", names.join(", "));
+            }
+            if run.stdout.size > 0 {
+                detail += &format!(
+                    "; it printed {} bytes to standard output instead",
+                    run.stdout.size
+                );
+            }
+            failed(Verdict::NoOutput, detail)
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Produced::Failed(
-            Verdict::NoOutput,
-            "exited 0 without writing output.txt".into(),
-        )),
-        Err(e) => Err(e),
+        OutputFile::NotAFile(what) => failed(
+            Verdict::NotAFile,
+            format!("output.txt is {what}, not a regular file: not read"),
+        ),
+        OutputFile::TooLarge(size) => failed(
+            Verdict::OutputTooLarge,
+            format!(
+                "output.txt has {size} bytes, the expected one {expected}: not read past \
+                 {bound}"
+            ),
+        ),
     }
 }
 
-fn describe_status(status: ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return format!("killed by signal {signal}");
-        }
-    }
-    match status.code() {
-        Some(code) => format!("exit status {code}"),
-        None => "abnormal exit".into(),
-    }
+/// A signal's name, as in `kill -l`, with its number.
+fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGSYS => "SIGSYS",
+        _ => return format!("signal {signal}"),
+    };
+    format!("{name} (signal {signal})")
 }

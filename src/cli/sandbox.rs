@@ -1,0 +1,65 @@
+//! The sandbox flags shared by the commands that run students' programs (`batch
+//! --against`, `umea match`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::sandbox::{Isolation, Limits, Sandbox};
+
+/// How students' programs are confined and limited.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Sandbox (students' programs)")]
+pub struct SandboxArgs {
+    /// Run the programs unconfined (no bubblewrap): they can read the expected
+    /// outputs and change any file you can. Only for programs you trust.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// Show this file or folder to the programs, read-only, at the same path: the
+    /// submission, an interpreter outside /usr (repeat for more).
+    #[arg(long, value_name = "PATH")]
+    read_only: Vec<PathBuf>,
+    /// CPU time of each process, in seconds (SIGXCPU past it).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    cpu_time: u64,
+    /// Memory of each process, and of the whole run where cgroups can be made, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    memory: u64,
+    /// Processes and threads of a run at once (needs cgroups: run as root).
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    processes: u64,
+    /// Size of any one file a program writes, and of its /tmp, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    file_size: u64,
+}
+
+impl SandboxArgs {
+    /// The paths shown to the programs.
+    pub fn read_only(&self) -> &[PathBuf] {
+        &self.read_only
+    }
+
+    /// The sandbox these flags ask for, with wall time `wall`; warns on stderr when
+    /// it is none.
+    pub fn sandbox(&self, wall: Duration) -> Result<Sandbox> {
+        let limits = Limits {
+            wall,
+            cpu: Duration::from_secs(self.cpu_time.max(1)),
+            memory: self.memory.max(1) << 20,
+            processes: self.processes.max(1),
+            file_size: self.file_size.max(1) << 20,
+        };
+        let isolation = if self.no_sandbox {
+            eprintln!(
+                "reversi: warning: --no-sandbox: the programs run unconfined, with your \
+                 rights; they can read the expected outputs and change your files"
+            );
+            Isolation::Unsandboxed
+        } else {
+            Isolation::Bubblewrap
+        };
+        Ok(Sandbox::new(isolation, limits, &self.read_only)?)
+    }
+}

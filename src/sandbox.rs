@@ -1,0 +1,819 @@
+//! The sandbox every untrusted program runs in (students' solvers for `batch
+//! --against`, match players for `umea match`): bubblewrap, the sandbox Flatpak uses,
+//! with resource limits from rlimits and, where the grader may create them, cgroups.
+//!
+//! What a program sees: a read-only `/usr` (and the `/bin`, `/lib*` that lead there),
+//! the few `/etc` files interpreters need, a fresh writable work folder at
+//! [`WORK_INSIDE`] holding only the files it is given (`input.txt`), a private `/tmp`,
+//! its own `/proc` and `/dev`, and the paths the grader shows it read-only. It runs as
+//! `student` (uid 1000) in its own user, mount, process, network, IPC and UTS
+//! namespaces, with a cleared environment and a session of its own (no terminal).
+//! When the program ends, or its wall time runs out, its process namespace ends and
+//! takes every process of the run with it; the cgroup, where there is one, is
+//! emptied too.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use thiserror::Error;
+use wait_timeout::ChildExt;
+
+/// Where the work folder appears inside the sandbox; the program starts there.
+pub const WORK_INSIDE: &str = "/home/student";
+
+/// Bytes of a program's standard output or error kept for the report: the last ones.
+pub const TAIL_BYTES: usize = 4096;
+
+/// Files a process may have open at once.
+const OPEN_FILES: u64 = 256;
+
+/// The resources one run of a program may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time; past it every process of the run is killed.
+    pub wall: Duration,
+    /// CPU time of each process (SIGXCPU, then SIGKILL a second later).
+    pub cpu: Duration,
+    /// Bytes of memory: of each process's data (an rlimit), and of the whole run,
+    /// files in its `/tmp` included, where a memory cgroup can be made.
+    pub memory: u64,
+    /// Processes and threads of the run at once (needs a pids cgroup).
+    pub processes: u64,
+    /// Bytes of any one file the program writes (SIGXFSZ past it); also the size of
+    /// its `/tmp`.
+    pub file_size: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            wall: Duration::from_secs(10),
+            cpu: Duration::from_secs(60),
+            memory: 2048 << 20,
+            processes: 128,
+            file_size: 256 << 20,
+        }
+    }
+}
+
+/// How a program is confined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// Inside bubblewrap, as the module documentation says.
+    Bubblewrap,
+    /// Not confined (`--no-sandbox`): rlimits and cgroups only; it sees and may change
+    /// whatever the grader's user may.
+    Unsandboxed,
+}
+
+/// Why no sandbox could be set up (bad arguments or a bad machine: exit 2).
+#[derive(Debug, Error)]
+pub enum SandboxError {
+    /// bubblewrap is missing or cannot make its namespaces here.
+    #[error(
+        "cannot run students' programs in a sandbox: {reason}\n\
+         Install bubblewrap (Debian, Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf \
+         install bubblewrap`) and allow user namespaces (`sysctl -w \
+         kernel.unprivileged_userns_clone=1`; Ubuntu 24.04: `sysctl -w \
+         kernel.apparmor_restrict_unprivileged_userns=0`; in a container, start it with \
+         --privileged or a seccomp profile that allows unshare). Or, only for programs \
+         you trust, run them unconfined with --no-sandbox."
+    )]
+    Unavailable {
+        /// What was missing or what bubblewrap said.
+        reason: String,
+    },
+    /// A path to show read-only does not exist.
+    #[error("{path}: cannot show it to the programs: {reason}")]
+    ReadOnly {
+        /// The path as given.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A program to run: a shell command line, its arguments, and the files its work
+/// folder starts with.
+#[derive(Clone, Copy, Debug)]
+pub struct Program<'a> {
+    /// Run by `sh -c` in the work folder.
+    pub command: &'a str,
+    /// `$1`, `$2`, ... of the command line.
+    pub args: &'a [String],
+    /// Files written into the work folder first: name and bytes.
+    pub files: &'a [(&'a str, &'a [u8])],
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The program exited with this status.
+    Exited(i32),
+    /// The program was killed by this signal.
+    Signal(i32),
+    /// The wall time ran out: every process was killed.
+    WallTime,
+}
+
+/// A program's standard output or error: how much it wrote, and its end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Captured {
+    /// Bytes written in all.
+    pub size: u64,
+    /// The last [`TAIL_BYTES`] of them (all of them when fewer).
+    pub tail: Vec<u8>,
+}
+
+impl Captured {
+    /// The last `lines` non-blank lines of the tail (raw bytes: escape them before
+    /// showing them).
+    pub fn last_lines(&self, lines: usize) -> Vec<&[u8]> {
+        let kept: Vec<&[u8]> = self
+            .tail
+            .split(|&b| b == b'\n')
+            .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+            .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
+            .collect();
+        kept[kept.len().saturating_sub(lines)..].to_vec()
+    }
+}
+
+/// What a program left as its output file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputFile {
+    /// A regular file: its bytes.
+    Regular(Vec<u8>),
+    /// No file of that name.
+    Missing,
+    /// Something else of that name, not read: a link, a FIFO, a device, a folder.
+    NotAFile(&'static str),
+    /// A regular file of this many bytes, more than the bound: not read.
+    TooLarge(u64),
+}
+
+/// One finished run. The work folder lives until this is dropped.
+#[derive(Debug)]
+pub struct Run {
+    /// How it ended.
+    pub ending: Ending,
+    /// Whether the run hit its memory cgroup's limit.
+    pub out_of_memory: bool,
+    /// Its standard output.
+    pub stdout: Captured,
+    /// Its standard error.
+    pub stderr: Captured,
+    /// Wall-clock seconds it took.
+    pub seconds: f64,
+    folder: tempfile::TempDir,
+}
+
+impl Run {
+    fn work(&self) -> PathBuf {
+        self.folder.path().join("work")
+    }
+
+    /// Reads the file `name` of the work folder: a regular file of at most `max_bytes`
+    /// only, opened without following a link and without blocking on a FIFO.
+    pub fn read_output(&self, name: &str, max_bytes: u64) -> io::Result<OutputFile> {
+        read_regular(&self.work().join(name), max_bytes)
+    }
+
+    /// Names of the files the program left in its work folder besides `except`,
+    /// sorted, at most 10 (raw bytes: escape them before showing them).
+    pub fn other_files(&self, except: &[&str]) -> Vec<Vec<u8>> {
+        let mut names: Vec<Vec<u8>> = fs::read_dir(self.work())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.file_name().as_bytes().to_vec())
+            .filter(|name| !except.iter().any(|e| name == e.as_bytes()))
+            .collect();
+        names.sort();
+        names.truncate(10);
+        names
+    }
+}
+
+/// Opens `path` as [`Run::read_output`] does.
+fn read_regular(path: &Path, max_bytes: u64) -> io::Result<OutputFile> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    let file = match file {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(OutputFile::Missing),
+        // O_NOFOLLOW on a link.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Ok(OutputFile::NotAFile("a symbolic link"))
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    let kind = meta.file_type();
+    if !kind.is_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let what = if kind.is_dir() {
+            "a folder"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "a device"
+        };
+        return Ok(OutputFile::NotAFile(what));
+    }
+    if meta.len() > max_bytes {
+        return Ok(OutputFile::TooLarge(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        // It grew while being read.
+        return Ok(OutputFile::TooLarge(bytes.len() as u64));
+    }
+    Ok(OutputFile::Regular(bytes))
+}
+
+/// Reads the size and the last [`TAIL_BYTES`] of a capture file.
+fn capture(mut file: File) -> io::Result<Captured> {
+    let size = file.seek(SeekFrom::End(0))?;
+    file.seek(SeekFrom::Start(size.saturating_sub(TAIL_BYTES as u64)))?;
+    let mut tail = Vec::with_capacity(TAIL_BYTES);
+    file.take(TAIL_BYTES as u64).read_to_end(&mut tail)?;
+    Ok(Captured { size, tail })
+}
+
+/// Runs programs confined and limited. Made once for a batch or a match.
+#[derive(Debug)]
+pub struct Sandbox {
+    /// The `bwrap` program (found on `PATH` once).
+    bwrap: PathBuf,
+    isolation: Isolation,
+    limits: Limits,
+    read_only: Vec<PathBuf>,
+}
+
+/// Counts runs of this process, to name their cgroups.
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+impl Sandbox {
+    /// A sandbox of `isolation` with `limits`, which shows each path of `read_only` to
+    /// the programs at the same path, read-only. For [`Isolation::Bubblewrap`], checks
+    /// that bubblewrap works here first.
+    pub fn new(
+        isolation: Isolation,
+        limits: Limits,
+        read_only: &[PathBuf],
+    ) -> Result<Sandbox, SandboxError> {
+        let read_only = read_only
+            .iter()
+            .map(|path| {
+                fs::canonicalize(path).map_err(|e| SandboxError::ReadOnly {
+                    path: path.display().to_string(),
+                    reason: e.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let sandbox = Sandbox {
+            bwrap: find_program("bwrap").unwrap_or_else(|| PathBuf::from("bwrap")),
+            isolation,
+            limits,
+            read_only,
+        };
+        if isolation == Isolation::Bubblewrap {
+            sandbox.probe()?;
+        }
+        Ok(sandbox)
+    }
+
+    /// How programs are confined.
+    pub fn isolation(&self) -> Isolation {
+        self.isolation
+    }
+
+    /// The limits of each run.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The paths shown read-only to the programs (canonical).
+    pub fn read_only(&self) -> &[PathBuf] {
+        &self.read_only
+    }
+
+    /// The same sandbox with another wall time.
+    pub fn with_wall(&self, wall: Duration) -> Sandbox {
+        Sandbox {
+            bwrap: self.bwrap.clone(),
+            isolation: self.isolation,
+            limits: Limits { wall, ..self.limits },
+            read_only: self.read_only.clone(),
+        }
+    }
+
+    /// Runs `true` in an empty sandbox, to tell whether bubblewrap works here.
+    fn probe(&self) -> Result<(), SandboxError> {
+        let unavailable = |reason: String| SandboxError::Unavailable { reason };
+        let folder = CaseFolder::new().map_err(|e| unavailable(e.to_string()))?;
+        let mut command = self.bubblewrap(&folder);
+        command.args(["true"]);
+        let output = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output();
+        match output {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(unavailable("bubblewrap (`bwrap`) is not installed".into()))
+            }
+            Err(e) => Err(unavailable(format!("cannot start bwrap: {e}"))),
+            Ok(output) if output.status.success() => Ok(()),
+            Ok(output) => Err(unavailable(format!(
+                "bwrap failed ({}): {}",
+                output.status,
+                String::from_utf8_lossy(output.stderr.trim_ascii_end())
+            ))),
+        }
+    }
+
+    /// `bwrap` with every option but the command, for a run in `folder`. bwrap itself
+    /// gets an empty environment too: inside, it is process 1, whose environment
+    /// anyone may read.
+    fn bubblewrap(&self, folder: &CaseFolder) -> Command {
+        let mut bwrap = Command::new(&self.bwrap);
+        bwrap.env_clear().args([
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--clearenv",
+            "--uid",
+            "1000",
+            "--gid",
+            "1000",
+            "--setenv",
+            "PATH",
+            "/usr/local/bin:/usr/bin:/bin",
+            "--setenv",
+            "HOME",
+            WORK_INSIDE,
+            "--setenv",
+            "USER",
+            "student",
+            "--setenv",
+            "LANG",
+            "C.UTF-8",
+            "--setenv",
+            "TMPDIR",
+            "/tmp",
+            "--ro-bind",
+            "/usr",
+            "/usr",
+        ]);
+        for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+            match fs::read_link(top) {
+                Ok(target) => {
+                    bwrap.arg("--symlink").arg(target).arg(top);
+                }
+                Err(_) if Path::new(top).is_dir() => {
+                    bwrap.args(["--ro-bind", top, top]);
+                }
+                Err(_) => {}
+            }
+        }
+        for etc in ETC_FILES {
+            bwrap.args(["--ro-bind-try", etc, etc]);
+        }
+        // The JDK's configuration, linked from /usr/lib/jvm.
+        let mut java: Vec<PathBuf> = fs::read_dir("/etc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.file_name().is_some_and(|n| n.as_bytes().starts_with(b"java")))
+            .collect();
+        java.sort();
+        for path in java {
+            bwrap.arg("--ro-bind").arg(&path).arg(&path);
+        }
+        bwrap
+            .arg("--ro-bind")
+            .arg(folder.path.join("passwd"))
+            .arg("/etc/passwd")
+            .arg("--ro-bind")
+            .arg(folder.path.join("group"))
+            .arg("/etc/group");
+        bwrap.args(["--proc", "/proc", "--dev", "/dev", "--size"]);
+        bwrap.arg(self.limits.file_size.to_string());
+        bwrap.args(["--tmpfs", "/tmp", "--dir", "/home"]);
+        for path in &self.read_only {
+            bwrap.arg("--ro-bind").arg(path).arg(path);
+        }
+        bwrap
+            .arg("--bind")
+            .arg(folder.path.join("work"))
+            .arg(WORK_INSIDE)
+            .args(["--chdir", WORK_INSIDE, "--"]);
+        bwrap
+    }
+
+    /// Runs `program` confined and limited, and waits for it and every process it
+    /// started to end.
+    pub fn run(&self, program: &Program) -> io::Result<Run> {
+        let folder = CaseFolder::new()?;
+        for (name, bytes) in program.files {
+            fs::write(folder.path.join("work").join(name), bytes)?;
+        }
+        let mut command = match self.isolation {
+            Isolation::Bubblewrap => {
+                let mut bwrap = self.bubblewrap(&folder);
+                bwrap.args(["sh", "-c", program.command, "sh"]);
+                bwrap
+            }
+            Isolation::Unsandboxed => {
+                let mut sh = Command::new("sh");
+                sh.args(["-c", program.command, "sh"])
+                    .current_dir(folder.path.join("work"))
+                    .env_clear()
+                    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                    .env("HOME", folder.path.join("work"))
+                    .env("LANG", "C.UTF-8");
+                sh
+            }
+        };
+        command.args(program.args);
+        let stdout = capture_file(&folder.path.join("stdout"))?;
+        let stderr = capture_file(&folder.path.join("stderr"))?;
+        command
+            .stdin(Stdio::null())
+            .stdout(stdout.try_clone()?)
+            .stderr(stderr.try_clone()?)
+            .process_group(0);
+        let cgroup = Cgroup::create(&self.limits);
+        let limits = RawLimits::of(&self.limits);
+        let joins = cgroup.as_ref().map(Cgroup::join_files).transpose()?;
+        let join_fds: Vec<i32> = joins.iter().flatten().map(AsRawFd::as_raw_fd).collect();
+        // SAFETY: the closure runs in the child between fork and exec; it only calls
+        // getpid, write and setrlimit (async-signal-safe) on data prepared before the
+        // fork, and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                let mut digits = [0u8; 20];
+                let pid = format_pid(libc::getpid(), &mut digits);
+                for &fd in &join_fds {
+                    // A cgroup that cannot be joined leaves its limit to the rlimits.
+                    libc::write(fd, pid.as_ptr().cast(), pid.len());
+                }
+                limits.apply()
+            });
+        }
+        let started = Instant::now();
+        let mut child = command.spawn()?;
+        drop(joins);
+        let status = child.wait_timeout(self.limits.wall)?;
+        let ending = match status {
+            Some(status) => ending_of(status, self.isolation),
+            None => {
+                // SAFETY: kill(2) on the child's own process group (process_group(0)
+                // above); the child is not reaped yet, so the group is still its own.
+                unsafe {
+                    libc::kill(-(child.id() as i32), libc::SIGKILL);
+                }
+                child.wait()?;
+                Ending::WallTime
+            }
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let out_of_memory = match cgroup {
+            Some(cgroup) => cgroup.end(),
+            None => false,
+        };
+        Ok(Run {
+            ending,
+            out_of_memory,
+            stdout: capture(stdout)?,
+            stderr: capture(stderr)?,
+            seconds,
+            folder: folder.into_inner(),
+        })
+    }
+}
+
+/// The first `name` in a folder of `PATH`.
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|folder| folder.join(name))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The `/etc` files shown to programs: the dynamic linker's, time zone and name
+/// service files, and the links `/usr/bin/java` and friends go through.
+const ETC_FILES: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/alternatives",
+];
+
+/// How bubblewrap reports a child killed by a signal: 128 + the signal.
+fn ending_of(status: std::process::ExitStatus, isolation: Isolation) -> Ending {
+    if let Some(signal) = status.signal() {
+        return Ending::Signal(signal);
+    }
+    let code = status.code().unwrap_or(-1);
+    match isolation {
+        Isolation::Bubblewrap if (129..=128 + 64).contains(&code) => Ending::Signal(code - 128),
+        _ => Ending::Exited(code),
+    }
+}
+
+/// The digits of `pid` in `buffer`, without allocating.
+fn format_pid(pid: libc::pid_t, buffer: &mut [u8; 20]) -> &[u8] {
+    let mut n = pid.unsigned_abs();
+    let mut start = buffer.len();
+    loop {
+        start -= 1;
+        buffer[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buffer[start..]
+}
+
+/// A new capture file (0600, not in the work folder).
+fn capture_file(path: &Path) -> io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+}
+
+/// The rlimits of a run, as the child sets them.
+#[derive(Clone, Copy)]
+struct RawLimits {
+    cpu: u64,
+    memory: u64,
+    file_size: u64,
+}
+
+impl RawLimits {
+    fn of(limits: &Limits) -> RawLimits {
+        RawLimits {
+            cpu: limits.cpu.as_secs().max(1),
+            memory: limits.memory,
+            file_size: limits.file_size,
+        }
+    }
+
+    /// Sets the limits on the calling process (async-signal-safe).
+    fn apply(self) -> io::Result<()> {
+        let set = |resource, soft: u64, hard: u64| {
+            let limit = libc::rlimit {
+                rlim_cur: soft as libc::rlim_t,
+                rlim_max: hard as libc::rlim_t,
+            };
+            // SAFETY: setrlimit reads the struct we pass.
+            if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::last_os_error())
+            }
+        };
+        // SIGXCPU at the soft limit, SIGKILL a second later.
+        set(libc::RLIMIT_CPU, self.cpu, self.cpu + 1)?;
+        set(libc::RLIMIT_DATA, self.memory, self.memory)?;
+        set(libc::RLIMIT_FSIZE, self.file_size, self.file_size)?;
+        set(libc::RLIMIT_NOFILE, OPEN_FILES, OPEN_FILES)?;
+        set(libc::RLIMIT_CORE, 0, 0)
+    }
+}
+
+/// A run's private folder: `work/` (the program's), `stdout`, `stderr`, and the
+/// `passwd` and `group` files the sandbox shows. Removed when dropped.
+struct CaseFolder {
+    path: PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl CaseFolder {
+    fn new() -> io::Result<CaseFolder> {
+        let dir = tempfile::Builder::new().prefix("reversi-case-").tempdir()?;
+        let path = dir.path().to_path_buf();
+        fs::create_dir(path.join("work"))?;
+        fs::set_permissions(path.join("work"), fs::Permissions::from_mode(0o755))?;
+        fs::write(
+            path.join("passwd"),
+            format!("student:x:1000:1000:student:{WORK_INSIDE}:/bin/sh\n"),
+        )?;
+        fs::write(path.join("group"), "student:x:1000:\n")?;
+        Ok(CaseFolder { path, dir })
+    }
+
+    fn into_inner(self) -> tempfile::TempDir {
+        self.dir
+    }
+}
+
+/// A cgroup of one run (v2, or v1's pids and memory controllers), made where the
+/// grader may; removed (after killing whatever is left in it) by [`Cgroup::end`].
+struct Cgroup {
+    /// One folder (v2) or one per controller (v1).
+    folders: Vec<PathBuf>,
+    /// The file telling memory-limit kills: (path, v2).
+    memory_events: Option<(PathBuf, bool)>,
+}
+
+const CGROUP_ROOT: &str = "/sys/fs/cgroup";
+
+impl Cgroup {
+    /// Makes the cgroup with the limits, or `None` where it cannot.
+    fn create(limits: &Limits) -> Option<Cgroup> {
+        let name = format!(
+            "reversi-{}-{}",
+            std::process::id(),
+            RUNS.fetch_add(1, Ordering::Relaxed)
+        );
+        let root = Path::new(CGROUP_ROOT);
+        let memory = limits.memory.to_string();
+        let processes = limits.processes.to_string();
+        let cgroup = if root.join("cgroup.controllers").is_file() {
+            let folder = root.join(&name);
+            let cgroup = Cgroup {
+                folders: vec![folder.clone()],
+                memory_events: Some((folder.join("memory.events"), true)),
+            };
+            fs::create_dir(&folder).ok()?;
+            let set = fs::write(folder.join("pids.max"), &processes)
+                .and_then(|()| fs::write(folder.join("memory.max"), &memory))
+                .and_then(|()| fs::write(folder.join("memory.swap.max"), "0").or(Ok(())));
+            (cgroup, set)
+        } else {
+            let pids = root.join("pids").join(&name);
+            let mem = root.join("memory").join(&name);
+            fs::create_dir(&pids).ok()?;
+            let mut cgroup = Cgroup {
+                folders: vec![pids.clone()],
+                memory_events: None,
+            };
+            let mut set = fs::write(pids.join("pids.max"), &processes);
+            if set.is_ok() && fs::create_dir(&mem).is_ok() {
+                cgroup.folders.push(mem.clone());
+                cgroup.memory_events = Some((mem.join("memory.oom_control"), false));
+                set = fs::write(mem.join("memory.limit_in_bytes"), &memory);
+            }
+            (cgroup, set)
+        };
+        let (cgroup, set) = cgroup;
+        match set {
+            Ok(()) => Some(cgroup),
+            Err(_) => {
+                cgroup.end();
+                None
+            }
+        }
+    }
+
+    /// The `cgroup.procs` files, open for the child to write its pid to.
+    fn join_files(&self) -> io::Result<Vec<File>> {
+        self.folders
+            .iter()
+            .map(|folder| {
+                OpenOptions::new()
+                    .write(true)
+                    .custom_flags(libc::O_CLOEXEC)
+                    .open(folder.join("cgroup.procs"))
+            })
+            .collect()
+    }
+
+    /// Kills whatever is left in the cgroup, removes it, and tells whether the run
+    /// was killed for memory.
+    fn end(self) -> bool {
+        let out_of_memory = self.memory_events.as_ref().is_some_and(|(path, _)| {
+            fs::read_to_string(path).is_ok_and(|text| {
+                text.lines().any(|line| {
+                    let mut words = line.split_whitespace();
+                    words.next() == Some("oom_kill") && words.next().is_some_and(|n| n != "0")
+                })
+            })
+        });
+        for folder in &self.folders {
+            for _ in 0..100 {
+                let procs = fs::read_to_string(folder.join("cgroup.procs")).unwrap_or_default();
+                let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
+                if pids.is_empty() {
+                    break;
+                }
+                for pid in pids {
+                    // SAFETY: kill(2) on a process of the run's cgroup.
+                    unsafe {
+                        libc::kill(pid, libc::SIGKILL);
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = fs::remove_dir(folder);
+        }
+        out_of_memory
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CString;
+    use std::io::Write;
+
+    #[test]
+    fn the_tail_is_the_end_of_a_long_stream() {
+        let mut file = tempfile::tempfile().unwrap();
+        for i in 0..100_000 {
+            writeln!(file, "line {i}").unwrap();
+        }
+        let captured = capture(file).unwrap();
+        assert_eq!(captured.tail.len(), TAIL_BYTES);
+        let lines: Vec<&[u8]> = vec![b"line 99997", b"line 99998", b"line 99999"];
+        assert_eq!(captured.last_lines(3), lines);
+    }
+
+    #[test]
+    fn blank_lines_and_line_ends_are_not_lines_of_the_tail() {
+        let captured = Captured {
+            size: 20,
+            tail: b"ok\r\n\x1b[2J\rPASS\n \n\n".to_vec(),
+        };
+        let lines: Vec<&[u8]> = vec![b"ok", b"\x1b[2J\rPASS"];
+        assert_eq!(captured.last_lines(3), lines);
+    }
+
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        fs::write(&file, b"12345").unwrap();
+        assert_eq!(
+            read_regular(&file, 5).unwrap(),
+            OutputFile::Regular(b"12345".to_vec())
+        );
+        assert_eq!(read_regular(&file, 4).unwrap(), OutputFile::TooLarge(5));
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(
+            read_regular(&link, 5).unwrap(),
+            OutputFile::NotAFile("a symbolic link")
+        );
+        let fifo = dir.path().join("fifo");
+        let name = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        assert_eq!(
+            read_regular(&fifo, 5).unwrap(),
+            OutputFile::NotAFile("a FIFO")
+        );
+        assert_eq!(
+            read_regular(dir.path(), 5).unwrap(),
+            OutputFile::NotAFile("a folder")
+        );
+        assert_eq!(
+            read_regular(&dir.path().join("none"), 5).unwrap(),
+            OutputFile::Missing
+        );
+    }
+
+    #[test]
+    fn a_sparse_file_is_too_large_without_being_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sparse");
+        let file = File::create(&path).unwrap();
+        file.set_len(1 << 40).unwrap();
+        assert_eq!(read_regular(&path, 1000).unwrap(), OutputFile::TooLarge(1 << 40));
+    }
+
+    #[test]
+    fn pids_are_formatted_without_allocating() {
+        let mut buffer = [0; 20];
+        assert_eq!(format_pid(0, &mut buffer), b"0");
+        assert_eq!(format_pid(4_194_304, &mut buffer), b"4194304");
+    }
+}
