@@ -22,7 +22,10 @@ run: build
 	  else echo "(DIFFERS from $(EXAMPLE)/output.txt)"; exit 1; fi; \
 	  rm -rf $$dir
 
+# The hostile-program tests need bubblewrap, the sandbox students' programs run in:
+# installed from Debian's packages when missing (as root).
 test:
+	command -v bwrap >/dev/null || { apt-get update && apt-get install -y bubblewrap; }
 	$(CARGO) test --locked
 
 # Draw the alpha-beta tree of an input as HTML, then screenshot it with headless

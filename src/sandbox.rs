@@ -167,8 +167,8 @@ pub enum OutputFile {
 pub struct Run {
     /// How it ended.
     pub ending: Ending,
-    /// Whether the run hit its memory cgroup's limit.
-    pub out_of_memory: bool,
+    /// Which limits of its cgroup the run hit.
+    pub exhausted: Exhausted,
     /// Its standard output.
     pub stdout: Captured,
     /// Its standard error.
@@ -259,7 +259,7 @@ fn capture(mut file: File) -> io::Result<Captured> {
 /// Runs programs confined and limited. Made once for a batch or a match.
 #[derive(Debug)]
 pub struct Sandbox {
-    /// The `bwrap` program (found on `PATH` once).
+    /// The `bwrap` program (found on `PATH` once; empty when unsandboxed).
     bwrap: PathBuf,
     isolation: Isolation,
     limits: Limits,
@@ -287,8 +287,16 @@ impl Sandbox {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let bwrap = match isolation {
+            Isolation::Bubblewrap => {
+                find_program("bwrap").ok_or_else(|| SandboxError::Unavailable {
+                    reason: "bubblewrap (`bwrap`) is not installed, or not on PATH".into(),
+                })?
+            }
+            Isolation::Unsandboxed => PathBuf::new(),
+        };
         let sandbox = Sandbox {
-            bwrap: find_program("bwrap").unwrap_or_else(|| PathBuf::from("bwrap")),
+            bwrap,
             isolation,
             limits,
             read_only,
@@ -319,7 +327,10 @@ impl Sandbox {
         Sandbox {
             bwrap: self.bwrap.clone(),
             isolation: self.isolation,
-            limits: Limits { wall, ..self.limits },
+            limits: Limits {
+                wall,
+                ..self.limits
+            },
             read_only: self.read_only.clone(),
         }
     }
@@ -336,9 +347,6 @@ impl Sandbox {
             .stderr(Stdio::piped())
             .output();
         match output {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                Err(unavailable("bubblewrap (`bwrap`) is not installed".into()))
-            }
             Err(e) => Err(unavailable(format!("cannot start bwrap: {e}"))),
             Ok(output) if output.status.success() => Ok(()),
             Ok(output) => Err(unavailable(format!(
@@ -404,7 +412,10 @@ impl Sandbox {
             .flatten()
             .flatten()
             .map(|entry| entry.path())
-            .filter(|path| path.file_name().is_some_and(|n| n.as_bytes().starts_with(b"java")))
+            .filter(|path| {
+                path.file_name()
+                    .is_some_and(|n| n.as_bytes().starts_with(b"java"))
+            })
             .collect();
         java.sort();
         for path in java {
@@ -498,13 +509,10 @@ impl Sandbox {
             }
         };
         let seconds = started.elapsed().as_secs_f64();
-        let out_of_memory = match cgroup {
-            Some(cgroup) => cgroup.end(),
-            None => false,
-        };
+        let exhausted = cgroup.map(Cgroup::end).unwrap_or_default();
         Ok(Run {
             ending,
-            out_of_memory,
+            exhausted,
             stdout: capture(stdout)?,
             stderr: capture(stderr)?,
             seconds,
@@ -635,13 +643,24 @@ impl CaseFolder {
     }
 }
 
+/// The cgroup limits a run hit (known only where there was a cgroup).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exhausted {
+    /// A process was killed for memory.
+    pub memory: bool,
+    /// A fork or a new thread was refused for the process limit.
+    pub processes: bool,
+}
+
 /// A cgroup of one run (v2, or v1's pids and memory controllers), made where the
 /// grader may; removed (after killing whatever is left in it) by [`Cgroup::end`].
 struct Cgroup {
     /// One folder (v2) or one per controller (v1).
     folders: Vec<PathBuf>,
-    /// The file telling memory-limit kills: (path, v2).
-    memory_events: Option<(PathBuf, bool)>,
+    /// The files that count limit hits: `pids.events` (`max N`) and
+    /// `memory.events` or v1's `memory.oom_control` (`oom_kill N`).
+    pids_events: PathBuf,
+    memory_events: Option<PathBuf>,
 }
 
 const CGROUP_ROOT: &str = "/sys/fs/cgroup";
@@ -657,16 +676,20 @@ impl Cgroup {
         let root = Path::new(CGROUP_ROOT);
         let memory = limits.memory.to_string();
         let processes = limits.processes.to_string();
-        let cgroup = if root.join("cgroup.controllers").is_file() {
+        let (cgroup, set) = if root.join("cgroup.controllers").is_file() {
             let folder = root.join(&name);
+            fs::create_dir(&folder).ok()?;
             let cgroup = Cgroup {
                 folders: vec![folder.clone()],
-                memory_events: Some((folder.join("memory.events"), true)),
+                pids_events: folder.join("pids.events"),
+                memory_events: Some(folder.join("memory.events")),
             };
-            fs::create_dir(&folder).ok()?;
             let set = fs::write(folder.join("pids.max"), &processes)
                 .and_then(|()| fs::write(folder.join("memory.max"), &memory))
-                .and_then(|()| fs::write(folder.join("memory.swap.max"), "0").or(Ok(())));
+                .map(|()| {
+                    // No swap either, where the kernel has it.
+                    let _ = fs::write(folder.join("memory.swap.max"), "0");
+                });
             (cgroup, set)
         } else {
             let pids = root.join("pids").join(&name);
@@ -674,17 +697,17 @@ impl Cgroup {
             fs::create_dir(&pids).ok()?;
             let mut cgroup = Cgroup {
                 folders: vec![pids.clone()],
+                pids_events: pids.join("pids.events"),
                 memory_events: None,
             };
             let mut set = fs::write(pids.join("pids.max"), &processes);
             if set.is_ok() && fs::create_dir(&mem).is_ok() {
                 cgroup.folders.push(mem.clone());
-                cgroup.memory_events = Some((mem.join("memory.oom_control"), false));
+                cgroup.memory_events = Some(mem.join("memory.oom_control"));
                 set = fs::write(mem.join("memory.limit_in_bytes"), &memory);
             }
             (cgroup, set)
         };
-        let (cgroup, set) = cgroup;
         match set {
             Ok(()) => Some(cgroup),
             Err(_) => {
@@ -707,17 +730,16 @@ impl Cgroup {
             .collect()
     }
 
-    /// Kills whatever is left in the cgroup, removes it, and tells whether the run
-    /// was killed for memory.
-    fn end(self) -> bool {
-        let out_of_memory = self.memory_events.as_ref().is_some_and(|(path, _)| {
-            fs::read_to_string(path).is_ok_and(|text| {
-                text.lines().any(|line| {
-                    let mut words = line.split_whitespace();
-                    words.next() == Some("oom_kill") && words.next().is_some_and(|n| n != "0")
-                })
-            })
-        });
+    /// Kills whatever is left in the cgroup, removes it, and tells which limits the
+    /// run hit.
+    fn end(self) -> Exhausted {
+        let exhausted = Exhausted {
+            memory: self
+                .memory_events
+                .as_deref()
+                .is_some_and(|path| counted(path, "oom_kill")),
+            processes: counted(&self.pids_events, "max"),
+        };
         for folder in &self.folders {
             for _ in 0..100 {
                 let procs = fs::read_to_string(folder.join("cgroup.procs")).unwrap_or_default();
@@ -735,8 +757,18 @@ impl Cgroup {
             }
             let _ = fs::remove_dir(folder);
         }
-        out_of_memory
+        exhausted
     }
+}
+
+/// Whether the cgroup event file `path` counts at least one `event` (a `NAME N` line).
+fn counted(path: &Path, event: &str) -> bool {
+    fs::read_to_string(path).is_ok_and(|text| {
+        text.lines().any(|line| {
+            let mut words = line.split_whitespace();
+            words.next() == Some(event) && words.next().is_some_and(|n| n != "0")
+        })
+    })
 }
 
 #[cfg(test)]
@@ -807,7 +839,10 @@ mod tests {
         let path = dir.path().join("sparse");
         let file = File::create(&path).unwrap();
         file.set_len(1 << 40).unwrap();
-        assert_eq!(read_regular(&path, 1000).unwrap(), OutputFile::TooLarge(1 << 40));
+        assert_eq!(
+            read_regular(&path, 1000).unwrap(),
+            OutputFile::TooLarge(1 << 40)
+        );
     }
 
     #[test]

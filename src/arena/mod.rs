@@ -11,10 +11,8 @@ use thiserror::Error;
 
 use crate::board::{Board, Square, Squares};
 use crate::format::umea::{self, position_text, START};
-use crate::sandbox::{
-    Ending as SandboxEnding, Program as SandboxedProgram, Sandbox, TAIL_BYTES,
-};
 use crate::rules::{Color, Position};
+use crate::sandbox::{Ending as SandboxEnding, Program as SandboxedProgram, Sandbox, TAIL_BYTES};
 
 /// A program taking part in a match.
 #[derive(Clone, Debug, PartialEq)]

@@ -476,15 +476,21 @@ fn run_program(case: &Case, command: &str, sandbox: &Sandbox) -> io::Result<Prod
             format!("; stderr: {}", lines.join(" | "))
         }
     };
-    let memory = || {
-        if run.out_of_memory {
-            format!(
+    let exhausted = || {
+        let mut text = String::new();
+        if run.exhausted.memory {
+            text += &format!(
                 ", out of memory (the limit is {} MiB, --memory)",
                 limits.memory >> 20
-            )
-        } else {
-            String::new()
+            );
         }
+        if run.exhausted.processes {
+            text += &format!(
+                ", hit the process limit ({}, --processes)",
+                limits.processes
+            );
+        }
+        text
     };
     let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail));
     match run.ending {
@@ -516,14 +522,19 @@ fn run_program(case: &Case, command: &str, sandbox: &Sandbox) -> io::Result<Prod
             )
         }
         Ending::Signal(signal) => {
-            let detail = format!("killed by {}{}{}", signal_name(signal), memory(), stderr());
+            let detail = format!(
+                "killed by {}{}{}",
+                signal_name(signal),
+                exhausted(),
+                stderr()
+            );
             return failed(Verdict::Crash, detail);
         }
         Ending::Exited(0) => {}
         Ending::Exited(code) => {
             return failed(
                 Verdict::Crash,
-                format!("exit status {code}{}{}", memory(), stderr()),
+                format!("exit status {code}{}{}", exhausted(), stderr()),
             )
         }
     }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Spins on the CPU forever.
+while :; do :; done
