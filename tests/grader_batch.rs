@@ -132,6 +132,14 @@ fn against_students_programs() {
         ("slow", "sleep 20".into(), "0.3"),
         ("silent", "true".into(), "10"),
         ("lf", format!("exec {BIN} --eol lf"), "10"),
+        (
+            "reads-the-cr",
+            format!(
+                "if grep -q \"$(printf '\\r')\" input.txt; then \
+                 echo \"KeyError: 'X\\r'\" >&2; exit 1; fi; exec {BIN} --eol lf"
+            ),
+            "10",
+        ),
     ];
     for (name, script, timeout) in students {
         let (code, text) = against(&script, timeout);

@@ -353,7 +353,7 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         }
         .map(|()| produced)
     });
-    let (verdict, detail, report) = match produced {
+    let (verdict, mut detail, report) = match produced {
         Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
             Ok(expected) => {
                 let root = fs::read(&case.input)
@@ -382,6 +382,16 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         Ok(Produced::Failed(verdict, detail)) => (verdict, detail, None),
         Err(message) => (Verdict::Error, message, None),
     };
+    let only_line_ends = report.as_ref().is_some_and(|r| r.lenient_identical);
+    if !matches!(verdict, Verdict::Pass | Verdict::Error) && !only_line_ends {
+        if let Runner::Program { command, sandbox } = &options.runner {
+            if depends_on_cr(case, command, sandbox) {
+                detail += "; with LF line ends in input.txt its output is right: it \
+                           depends on the CR of the official inputs (strip '\\r' when \
+                           reading input.txt)";
+            }
+        }
+    }
     CaseResult {
         case: case.name.clone(),
         verdict,
@@ -411,9 +421,9 @@ enum Produced {
 fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
     match runner {
         Runner::Solver(syntax) => solve(case, *syntax).map(Produced::Output),
-        Runner::Program { command, sandbox } => {
-            run_program(case, command, sandbox).map_err(|e| format!("cannot run the program: {e}"))
-        }
+        Runner::Program { command, sandbox } => fs::read(&case.input)
+            .and_then(|input| run_program(case, &input, command, sandbox))
+            .map_err(|e| format!("cannot run the program: {e}")),
     }
 }
 
@@ -457,14 +467,39 @@ pub fn solve_problem(problem: &cs561::Problem, style: Style) -> Vec<u8> {
 /// Lines of a crashed program's standard error shown in its row.
 const STDERR_LINES: usize = 3;
 
-/// Runs a student's program the way the course's grader does, in the sandbox.
-fn run_program(case: &Case, command: &str, sandbox: &Sandbox) -> io::Result<Produced> {
-    let input = fs::read(&case.input)?;
+/// Whether a program that failed on a case with CRLF line ends in its input (as
+/// every official input has) gets it right, line ends of its output aside, when
+/// given the same input with LF line ends: the most common upstream bug of
+/// published solutions, which then look like search mistakes.
+fn depends_on_cr(case: &Case, command: &str, sandbox: &Sandbox) -> bool {
+    let Ok(input) = fs::read(&case.input) else {
+        return false;
+    };
+    if !input.contains(&b'\r') {
+        return false;
+    }
+    let lf: Vec<u8> = input.iter().copied().filter(|&b| b != b'\r').collect();
+    match (run_program(case, &lf, command, sandbox), fs::read(&case.expected)) {
+        (Ok(Produced::Output(actual)), Ok(expected)) => {
+            check_with_input(&expected, &actual, true, None).passed()
+        }
+        _ => false,
+    }
+}
+
+/// Runs a student's program on `input` the way the course's grader does, in the
+/// sandbox.
+fn run_program(
+    case: &Case,
+    input: &[u8],
+    command: &str,
+    sandbox: &Sandbox,
+) -> io::Result<Produced> {
     let expected = fs::metadata(&case.expected)?.len();
     let run = sandbox.run(&Program {
         command,
         args: &[],
-        files: &[("input.txt", &input)],
+        files: &[("input.txt", input)],
     })?;
     let limits = sandbox.limits();
     let stderr = || {
