@@ -71,6 +71,12 @@ impl Default for Limits {
 pub enum Isolation {
     /// Inside bubblewrap, as the module documentation says.
     Bubblewrap,
+    /// As a separate unprivileged user (uid 61000 and up, one per run at a time),
+    /// for containers where bubblewrap cannot make namespaces (Gradescope, Vocareum):
+    /// the same limits, every process of the user killed at the end, but the program
+    /// sees the file system as any other user does, so the grader's files must not be
+    /// readable by others. Needs root.
+    SeparateUser,
     /// Not confined (`--no-sandbox`): rlimits and cgroups only; it sees and may change
     /// whatever the grader's user may.
     Unsandboxed,
@@ -293,8 +299,14 @@ impl Sandbox {
                     reason: "bubblewrap (`bwrap`) is not installed, or not on PATH".into(),
                 })?
             }
-            Isolation::Unsandboxed => PathBuf::new(),
+            Isolation::SeparateUser | Isolation::Unsandboxed => PathBuf::new(),
         };
+        // SAFETY: geteuid has no preconditions.
+        if isolation == Isolation::SeparateUser && unsafe { libc::geteuid() } != 0 {
+            return Err(SandboxError::Unavailable {
+                reason: "running programs as a separate user needs root".into(),
+            });
+        }
         let sandbox = Sandbox {
             bwrap,
             isolation,
@@ -333,6 +345,22 @@ impl Sandbox {
             },
             read_only: self.read_only.clone(),
         }
+    }
+
+    /// The same sandbox, also showing `path` read-only (a student's folder).
+    pub fn showing(&self, path: &Path) -> Result<Sandbox, SandboxError> {
+        let canonical = fs::canonicalize(path).map_err(|e| SandboxError::ReadOnly {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let mut read_only = self.read_only.clone();
+        read_only.push(canonical);
+        Ok(Sandbox {
+            bwrap: self.bwrap.clone(),
+            isolation: self.isolation,
+            limits: self.limits,
+            read_only,
+        })
     }
 
     /// Runs `true` in an empty sandbox, to tell whether bubblewrap works here.
@@ -449,20 +477,33 @@ impl Sandbox {
         for (name, bytes) in program.files {
             fs::write(folder.path.join("work").join(name), bytes)?;
         }
+        let lease = match self.isolation {
+            Isolation::SeparateUser => Some(UidLease::take()?),
+            _ => None,
+        };
+        let uid = lease.as_ref().map(|lease| lease.uid);
+        if let Some(uid) = uid {
+            folder.give_to(uid)?;
+        }
         let mut command = match self.isolation {
             Isolation::Bubblewrap => {
                 let mut bwrap = self.bubblewrap(&folder);
                 bwrap.args(["sh", "-c", program.command, "sh"]);
                 bwrap
             }
-            Isolation::Unsandboxed => {
-                let mut sh = Command::new("sh");
+            Isolation::SeparateUser | Isolation::Unsandboxed => {
+                let path = match self.isolation {
+                    Isolation::Unsandboxed => std::env::var_os("PATH").unwrap_or_default(),
+                    _ => "/usr/local/bin:/usr/bin:/bin".into(),
+                };
+                let mut sh = Command::new("/bin/sh");
                 sh.args(["-c", program.command, "sh"])
                     .current_dir(folder.path.join("work"))
                     .env_clear()
-                    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                    .env("PATH", path)
                     .env("HOME", folder.path.join("work"))
-                    .env("LANG", "C.UTF-8");
+                    .env("LANG", "C.UTF-8")
+                    .env("TMPDIR", folder.path.join("work"));
                 sh
             }
         };
@@ -475,12 +516,12 @@ impl Sandbox {
             .stderr(stderr.try_clone()?)
             .process_group(0);
         let cgroup = Cgroup::create(&self.limits);
-        let limits = RawLimits::of(&self.limits);
+        let limits = RawLimits::of(&self.limits, uid);
         let joins = cgroup.as_ref().map(Cgroup::join_files).transpose()?;
         let join_fds: Vec<i32> = joins.iter().flatten().map(AsRawFd::as_raw_fd).collect();
         // SAFETY: the closure runs in the child between fork and exec; it only calls
-        // getpid, write and setrlimit (async-signal-safe) on data prepared before the
-        // fork, and allocates nothing.
+        // getpid, write, setrlimit and the set*id calls (async-signal-safe) on data
+        // prepared before the fork, and allocates nothing.
         unsafe {
             command.pre_exec(move || {
                 let mut digits = [0u8; 20];
@@ -509,7 +550,12 @@ impl Sandbox {
             }
         };
         let seconds = started.elapsed().as_secs_f64();
+        if let Some(uid) = uid {
+            // What is left (unreaped zombies) keeps the user from the next lease.
+            kill_every_process_of(uid);
+        }
         let exhausted = cgroup.map(Cgroup::end).unwrap_or_default();
+        drop(lease);
         Ok(Run {
             ending,
             exhausted,
@@ -548,7 +594,9 @@ fn ending_of(status: std::process::ExitStatus, isolation: Isolation) -> Ending {
     let code = status.code().unwrap_or(-1);
     match isolation {
         Isolation::Bubblewrap if (129..=128 + 64).contains(&code) => Ending::Signal(code - 128),
-        _ => Ending::Exited(code),
+        Isolation::Bubblewrap | Isolation::SeparateUser | Isolation::Unsandboxed => {
+            Ending::Exited(code)
+        }
     }
 }
 
@@ -583,14 +631,19 @@ struct RawLimits {
     cpu: u64,
     memory: u64,
     file_size: u64,
+    processes: u64,
+    /// The separate user to become, if any.
+    uid: Option<libc::uid_t>,
 }
 
 impl RawLimits {
-    fn of(limits: &Limits) -> RawLimits {
+    fn of(limits: &Limits, uid: Option<libc::uid_t>) -> RawLimits {
         RawLimits {
             cpu: limits.cpu.as_secs().max(1),
             memory: limits.memory,
             file_size: limits.file_size,
+            processes: limits.processes,
+            uid,
         }
     }
 
@@ -613,7 +666,22 @@ impl RawLimits {
         set(libc::RLIMIT_DATA, self.memory, self.memory)?;
         set(libc::RLIMIT_FSIZE, self.file_size, self.file_size)?;
         set(libc::RLIMIT_NOFILE, OPEN_FILES, OPEN_FILES)?;
-        set(libc::RLIMIT_CORE, 0, 0)
+        set(libc::RLIMIT_CORE, 0, 0)?;
+        if let Some(uid) = self.uid {
+            // The leased user runs nothing else, so its count is the run's.
+            set(libc::RLIMIT_NPROC, self.processes, self.processes)?;
+            // SAFETY: plain system calls on values; groups are dropped first, then
+            // the group, then the user (after which none of them can be regained).
+            let failed = unsafe {
+                libc::setgroups(0, std::ptr::null()) != 0
+                    || libc::setgid(uid) != 0
+                    || libc::setuid(uid) != 0
+            };
+            if failed {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
     }
 }
 
@@ -638,9 +706,117 @@ impl CaseFolder {
         Ok(CaseFolder { path, dir })
     }
 
+    /// Lets the user `uid` into the folder and gives it the work folder (and nothing
+    /// else of the folder: the capture files stay the grader's).
+    fn give_to(&self, uid: libc::uid_t) -> io::Result<()> {
+        fs::set_permissions(&self.path, fs::Permissions::from_mode(0o711))?;
+        let work = self.path.join("work");
+        std::os::unix::fs::chown(&work, Some(uid), Some(uid))?;
+        for entry in fs::read_dir(&work)? {
+            std::os::unix::fs::chown(entry?.path(), Some(uid), Some(uid))?;
+        }
+        fs::set_permissions(&work, fs::Permissions::from_mode(0o700))
+    }
+
     fn into_inner(self) -> tempfile::TempDir {
         self.dir
     }
+}
+
+/// The first uid of the separate users.
+const FIRST_UID: libc::uid_t = 61000;
+/// How many separate users there are (runs at once, over every grader).
+const UIDS: libc::uid_t = 1000;
+
+/// One separate user, leased for a run: an exclusive lock on its lock file, shared
+/// by every grader process on the machine.
+struct UidLease {
+    uid: libc::uid_t,
+    _lock: File,
+}
+
+impl UidLease {
+    /// The first free uid.
+    fn take() -> io::Result<UidLease> {
+        let folder = Path::new("/run/reversi-sandbox-uids");
+        fs::create_dir_all(folder)?;
+        fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
+        for uid in FIRST_UID..FIRST_UID + UIDS {
+            let lock = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(folder.join(uid.to_string()))?;
+            // SAFETY: flock on a descriptor we own.
+            // A previous holder may have left processes behind (a crash), or zombies
+            // not yet reaped, which still count against the user's process limit:
+            // such a user is passed over.
+            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0
+                && kill_every_process_of(uid)
+            {
+                return Ok(UidLease { uid, _lock: lock });
+            }
+        }
+        Err(io::Error::other("every separate user is in use"))
+    }
+}
+
+/// Kills every process of the user `uid`: a child becomes that user and kills all it
+/// may (kill -1), until none is left, zombies included (they are gone once their
+/// parent reaps them). Tells whether none is left after a second.
+fn kill_every_process_of(uid: libc::uid_t) -> bool {
+    for _ in 0..100 {
+        if !has_processes(uid) {
+            return true;
+        }
+        // SAFETY: the child only calls setuid, kill and _exit (async-signal-safe).
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                if libc::setuid(uid) == 0 {
+                    libc::kill(-1, libc::SIGKILL);
+                }
+                libc::_exit(0);
+            }
+            if pid > 0 {
+                libc::waitpid(pid, std::ptr::null_mut(), 0);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    !has_processes(uid)
+}
+
+/// Whether the user `uid` has a process, zombies included.
+fn has_processes(uid: libc::uid_t) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let Ok(status) = fs::read_to_string(entry.path().join("status")) else {
+            return false;
+        };
+        let owner = status
+            .lines()
+            .find(|l| l.starts_with("Uid:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse::<libc::uid_t>().ok());
+        owner == Some(uid)
+    })
+}
+
+/// Whether a user other than the owner can read `path`: every folder above it lets
+/// others through and the file lets them read. Programs run as a separate user see
+/// what this says.
+pub fn readable_by_others(path: &Path) -> bool {
+    let Ok(path) = fs::canonicalize(path) else {
+        return false;
+    };
+    let mode = |p: &Path| fs::metadata(p).map_or(0, |m| m.permissions().mode());
+    path.ancestors()
+        .skip(1)
+        .all(|folder| mode(folder) & 0o001 != 0)
+        && mode(&path) & 0o004 != 0
 }
 
 /// The cgroup limits a run hit (known only where there was a cgroup).

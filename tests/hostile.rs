@@ -35,7 +35,11 @@ struct World {
 
 impl World {
     fn new() -> World {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
+        // Others may pass through (a separate user must reach its work folder under
+        // tmp/), but not into the cases or the home.
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
         let cases = dir.path().join("cases");
         for case in ["case1", "case2"] {
             let official = root().join("testcases/cs561/s2017").join(case);
@@ -51,6 +55,10 @@ impl World {
         fs::write(home.join("token"), &secret).unwrap();
         let tmp = dir.path().join("tmp");
         fs::create_dir(&tmp).unwrap();
+        for private in [&cases, &home] {
+            fs::set_permissions(private, fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        fs::set_permissions(&tmp, fs::Permissions::from_mode(0o711)).unwrap();
         World {
             _dir: dir,
             cases,
@@ -195,6 +203,7 @@ fn attack_with(file: &str, verdict: &str, extra: &[&str], more_args: &[&str]) ->
         hostile.to_str().unwrap(),
         "-j",
         "1",
+        "--verbose",
     ];
     if !extra.contains(&"--timeout") {
         args.extend_from_slice(&["--timeout", "3"]);
@@ -272,6 +281,11 @@ fn the_expected_output_cannot_be_found() {
     assert!(grading
         .stdout
         .contains("exited 0 without writing output.txt"));
+}
+
+#[test]
+fn the_expected_output_cannot_be_read_at_its_path() {
+    attack("read_expected.sh", "NO OUTPUT", &[]);
 }
 
 #[test]
@@ -436,6 +450,28 @@ fn cpu_time_is_limited() {
         "{}",
         grading.stdout
     );
+}
+
+/// Where bubblewrap cannot work (a platform's container), a separate user holds
+/// against the same attacks, the network aside (it has no namespace of its own).
+#[test]
+fn a_separate_user_holds_against_the_attacks() {
+    let separate = ["--sandbox", "separate-user"];
+    for (file, verdict) in [
+        ("read_expected.sh", "NO OUTPUT"),
+        ("overwrite_expected.sh", "NO OUTPUT"),
+        ("link_expected.sh", "NOT A FILE"),
+        ("fifo.sh", "NOT A FILE"),
+        ("sparse_output.sh", "OUTPUT TOO LARGE"),
+        ("alloc.py", "CRASH"),
+        ("fork_storm.sh", "CRASH"),
+        ("daemon.sh", "NO OUTPUT"),
+        ("kill_all.sh", "CRASH"),
+        ("fake_report.sh", "CRASH"),
+        ("secrets.sh", "FAIL"),
+    ] {
+        attack(file, verdict, &separate);
+    }
 }
 
 #[test]

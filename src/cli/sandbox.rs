@@ -5,17 +5,33 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use crate::sandbox::{Isolation, Limits, Sandbox};
+use crate::sandbox::{Isolation, Limits, Sandbox, SandboxError};
+
+/// The sandbox asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SandboxKind {
+    /// bubblewrap: own namespaces, read-only system, no network (refused where it
+    /// cannot work).
+    Bubblewrap,
+    /// A separate unprivileged user, for containers where bubblewrap cannot work
+    /// (Gradescope, Vocareum); needs root, and cases unreadable to others.
+    SeparateUser,
+    /// bubblewrap where it works, else a separate user (as root).
+    Auto,
+}
 
 /// How students' programs are confined and limited.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Sandbox (students' programs)")]
 pub struct SandboxArgs {
+    /// How to confine the programs.
+    #[arg(long, value_enum, default_value_t = SandboxKind::Bubblewrap)]
+    sandbox: SandboxKind,
     /// Run the programs unconfined (no bubblewrap): they can read the expected
     /// outputs and change any file you can. Only for programs you trust.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "sandbox")]
     no_sandbox: bool,
     /// Show this file or folder to the programs, read-only, at the same path: the
     /// submission, an interpreter outside /usr (repeat for more).
@@ -51,15 +67,34 @@ impl SandboxArgs {
             processes: self.processes.max(1),
             file_size: self.file_size.max(1) << 20,
         };
-        let isolation = if self.no_sandbox {
+        if self.no_sandbox {
             eprintln!(
                 "reversi: warning: --no-sandbox: the programs run unconfined, with your \
                  rights; they can read the expected outputs and change your files"
             );
-            Isolation::Unsandboxed
-        } else {
-            Isolation::Bubblewrap
+            return Ok(Sandbox::new(
+                Isolation::Unsandboxed,
+                limits,
+                &self.read_only,
+            )?);
+        }
+        let first = match self.sandbox {
+            SandboxKind::SeparateUser => Isolation::SeparateUser,
+            SandboxKind::Bubblewrap | SandboxKind::Auto => Isolation::Bubblewrap,
         };
-        Ok(Sandbox::new(isolation, limits, &self.read_only)?)
+        match Sandbox::new(first, limits, &self.read_only) {
+            Err(SandboxError::Unavailable { reason }) if self.sandbox == SandboxKind::Auto => {
+                eprintln!(
+                    "reversi: note: bubblewrap cannot work here ({reason}); the programs \
+                     run as a separate user instead"
+                );
+                Ok(Sandbox::new(
+                    Isolation::SeparateUser,
+                    limits,
+                    &self.read_only,
+                )?)
+            }
+            result => Ok(result?),
+        }
     }
 }
