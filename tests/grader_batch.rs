@@ -194,3 +194,31 @@ fn outputs_are_kept_on_request() {
         );
     }
 }
+
+#[test]
+fn each_mistake_is_explained_once_unless_verbose() {
+    let cases = testcases().join("cs561/s2017");
+    let command = format!("exec {BIN} --eol lf");
+    let run = |verbose: bool| {
+        let mut args = vec![
+            "batch",
+            cases.to_str().unwrap(),
+            "--against",
+            &command,
+            "--read-only",
+            BIN,
+        ];
+        if verbose {
+            args.push("--verbose");
+        }
+        let output = reversi(&args);
+        assert_eq!(output.status.code(), Some(1));
+        stdout(&output)
+    };
+    let grouped = run(false);
+    assert!(grouped.contains("  line ends only (CRLF vs LF): case1, case2, case3, case4, case5\n"));
+    assert_eq!(grouped.matches("differ in byte form only").count(), 1);
+    let verbose = run(true);
+    assert_eq!(verbose.matches("differ in byte form only").count(), 5);
+    assert!(!verbose.contains("mistakes, each once"));
+}

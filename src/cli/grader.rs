@@ -15,15 +15,18 @@ use super::{DialectArg, EolArg, SolveArgs};
 use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
+use crate::grader::batch::Case;
 use crate::grader::batch::{
     self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
     Summary, Verdict,
 };
 use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
+use crate::grader::grade::{group_mistakes, StudentGrade};
+use crate::grader::platform::junit;
 use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, Tree, TreeError};
-use crate::sandbox::SandboxError;
+use crate::sandbox::{readable_by_others, Isolation, Sandbox, SandboxError};
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -63,6 +66,16 @@ pub enum GraderUsageError {
         /// The path as given.
         path: String,
     },
+    /// With a separate user as the sandbox, an expected output others may read.
+    #[error(
+        "{path}: the programs run as a separate user and could read this expected \
+         output; make the cases unreadable to others first (chmod -R o-rwx on their \
+         folder)"
+    )]
+    CasesReadable {
+        /// The expected output.
+        path: String,
+    },
     /// `tree` was given a greedy (f2014 task 1) input alone: it has no log.
     #[error("{path}: task 1 (greedy) writes no traverse log, so there is no tree to draw")]
     GreedyHasNoLog {
@@ -89,6 +102,10 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
             || cause.is::<GenError>()
             || cause.is::<TreeError>()
             || cause.is::<SandboxError>()
+            || cause.is::<crate::grader::grade::GradeError>()
+            || cause
+                .downcast_ref::<crate::grader::package::PackageError>()
+                .is_some_and(|e| matches!(e, crate::grader::package::PackageError::Exists { .. }))
     })
 }
 
@@ -98,7 +115,7 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
 pub struct Failed;
 
 /// Writes `text` to standard output; a reader that went away (`| head`) is fine.
-fn print_out(text: &str) -> Result<()> {
+pub(super) fn print_out(text: &str) -> Result<()> {
     match io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         result => result.context("cannot write <stdout>"),
@@ -164,6 +181,13 @@ pub struct BatchArgs {
     /// Keep every output in this folder, as CASE/output.txt.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
+    /// Show every failing case's explanation under its row, instead of each mistake
+    /// once with the cases it affects.
+    #[arg(long)]
+    verbose: bool,
+    /// Also write the results as JUnit XML to this file (for CI systems).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
     /// Cases run at once [default: the number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
@@ -171,7 +195,7 @@ pub struct BatchArgs {
     sandbox: SandboxArgs,
 }
 
-fn parse_seconds(text: &str) -> std::result::Result<Duration, String> {
+pub(super) fn parse_seconds(text: &str) -> std::result::Result<Duration, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| format!("expected a number of seconds; found {text:?}"))?;
@@ -254,7 +278,7 @@ impl ArgsSyntax for SolverFlags {
 
 /// Draws `done/total` on stderr once the batch has run for a second, if stderr is a
 /// terminal; [`Progress::clear`] wipes it.
-struct Progress {
+pub(super) struct Progress {
     start: Instant,
     /// When the bar was last drawn.
     drawn: Option<Instant>,
@@ -262,7 +286,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new() -> Progress {
+    pub(super) fn new() -> Progress {
         Progress {
             start: Instant::now(),
             drawn: None,
@@ -270,7 +294,7 @@ impl Progress {
         }
     }
 
-    fn draw(&mut self, done: usize, total: usize) {
+    pub(super) fn draw(&mut self, done: usize, total: usize) {
         let recent = self
             .drawn
             .is_some_and(|at| at.elapsed() < Duration::from_millis(100));
@@ -287,7 +311,7 @@ impl Progress {
         self.drawn = Some(Instant::now());
     }
 
-    fn clear(&self) {
+    pub(super) fn clear(&self) {
         if self.drawn.is_some() {
             eprint!("\r\x1b[K");
         }
@@ -295,8 +319,8 @@ impl Progress {
 }
 
 /// One case's row, names padded to `width`, with the `check` explanation under a
-/// failure.
-fn row(result: &CaseResult, width: usize) -> String {
+/// failure if `explain`.
+pub(super) fn row(result: &CaseResult, width: usize, explain: bool) -> String {
     let row = format!(
         "{:<16} {:<width$}  {}",
         result.verdict.word(),
@@ -308,7 +332,7 @@ fn row(result: &CaseResult, width: usize) -> String {
     if let Some(report) = result
         .report
         .as_ref()
-        .filter(|_| result.verdict != Verdict::Pass)
+        .filter(|_| explain && result.verdict != Verdict::Pass)
     {
         for line in report.to_string().lines() {
             text += &format!("    {line}\n");
@@ -317,9 +341,46 @@ fn row(result: &CaseResult, width: usize) -> String {
     text
 }
 
+/// Each mistake of the failed cases once, with the cases it affects and the first
+/// one's explanation (what `batch` prints without `--verbose`).
+pub(super) fn mistakes_once(results: &[CaseResult]) -> String {
+    let failed: Vec<CaseResult> = results
+        .iter()
+        .filter(|r| r.verdict == Verdict::Fail)
+        .cloned()
+        .collect();
+    let groups = group_mistakes(&failed);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut text = "mistakes, each once (--verbose: every explanation):\n".to_string();
+    for group in groups {
+        text += &format!("  {}: {}\n", group.label, group.cases.join(", "));
+        for line in group.example.lines() {
+            text += &format!("      {line}\n");
+        }
+    }
+    text
+}
+
+/// With a separate user as the sandbox, the programs see what others may read:
+/// refuses expected outputs that they could.
+pub(super) fn refuse_readable_cases(sandbox: &Sandbox, cases: &[Case]) -> Result<()> {
+    if sandbox.isolation() != Isolation::SeparateUser {
+        return Ok(());
+    }
+    if let Some(case) = cases.iter().find(|c| readable_by_others(&c.expected)) {
+        return Err(GraderUsageError::CasesReadable {
+            path: case.expected.display().to_string(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
 /// Refuses to show the programs a path that holds the case folder `cases` or lies
 /// inside it.
-fn refuse_showing_cases(cases: &Path, shown: &[PathBuf]) -> Result<()> {
+pub(super) fn refuse_showing_cases(cases: &Path, shown: &[PathBuf]) -> Result<()> {
     let cases = fs::canonicalize(cases).unwrap_or_else(|_| cases.to_path_buf());
     for path in shown {
         let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.clone());
@@ -340,9 +401,11 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     let runner = match &args.against {
         Some(command) => {
             refuse_showing_cases(&args.dir, args.sandbox.read_only())?;
+            let sandbox = args.sandbox.sandbox(args.timeout)?;
+            refuse_readable_cases(&sandbox, &cases)?;
             Runner::Program {
                 command: command.clone(),
-                sandbox: args.sandbox.sandbox(args.timeout)?,
+                sandbox,
             }
         }
         None => Runner::Solver(&SolverFlags),
@@ -356,6 +419,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         lenient: args.lenient,
         jobs,
         keep: args.keep.clone(),
+        stop: None,
     };
     let mut progress = Progress::new();
     let mut rows: Result<()> = Ok(());
@@ -363,7 +427,11 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         if !args.json && !update.in_order.is_empty() {
             progress.clear();
             let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
-            let text: String = update.in_order.iter().map(|r| row(r, width)).collect();
+            let text: String = update
+                .in_order
+                .iter()
+                .map(|r| row(r, width, args.verbose))
+                .collect();
             if rows.is_ok() {
                 rows = print_out(&text);
             }
@@ -372,6 +440,15 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     });
     progress.clear();
     rows?;
+    if let Some(path) = &args.junit {
+        let name = args.dir.file_name().map_or_else(
+            || args.dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let grade = StudentGrade::of(&name, results.clone(), &vec![1.0; cases.len()]);
+        fs::write(path, junit::document(&[grade]))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let summary = Summary::of(&results);
     if args.json {
         let mut report = serde_json::json!({ "summary": summary, "cases": results });
@@ -389,6 +466,9 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         }
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
+        if !args.verbose {
+            print_out(&mistakes_once(&results))?;
+        }
         print_out(&format!("{summary}\n"))?;
     }
     if summary.all_passed() {

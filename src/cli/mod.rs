@@ -11,6 +11,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod grade;
 mod grader;
 mod sandbox;
 
@@ -83,6 +84,12 @@ enum Command {
     /// Solve every case under a folder (or run a student's program on each) and
     /// compare with the expected outputs; exit 1 if any case fails.
     Batch(grader::BatchArgs),
+    /// Grade a class: every student's program on the same cases, in the sandbox, with
+    /// a row per student and the reports platforms read (exit 0 once graded).
+    Grade(grade::GradeArgs),
+    /// Write a ready-to-upload autograder for Gradescope or Vocareum: this binary, the
+    /// cases and the platform's scripts, which run `grade` on each submission.
+    Package(grade::PackageArgs),
     /// Write new cases (input.txt and our output.txt) from random legal playouts,
     /// reproducible from the seed.
     Gen(grader::GenArgs),
@@ -153,6 +160,10 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is::<grader::Failed>() => ExitCode::from(1),
+        Err(error) if error.is::<grade::Interrupted>() => {
+            eprintln!("reversi: {error}");
+            ExitCode::from(130)
+        }
         Err(error) => {
             eprintln!("reversi: {error:#}");
             let status = if grader::is_usage_error(&error) {
@@ -184,6 +195,8 @@ pub fn run(cli: Cli) -> Result<()> {
         None => solve(&cli.solve, started),
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
+        Some(Command::Grade(args)) => grade::grade(&args),
+        Some(Command::Package(args)) => grade::package(&args),
         Some(Command::Gen(args)) => grader::gen(&args),
         Some(Command::Tree(args)) => grader::tree(&args),
         Some(Command::Perft { depth, size }) => {

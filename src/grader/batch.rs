@@ -4,7 +4,7 @@
 use std::fs;
 use std::io::{self, Cursor};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -196,6 +196,9 @@ pub struct CaseResult {
     pub seconds: f64,
     /// The comparison, when there was an output to compare.
     pub report: Option<Report>,
+    /// The program failed on the input as given, but was right on it with LF line
+    /// ends: it depends on the CR of the official inputs.
+    pub depends_on_cr: bool,
 }
 
 /// Counts of each verdict.
@@ -278,6 +281,8 @@ pub struct BatchOptions<'a> {
     /// A folder to keep every output in, as `CASE/output.txt` (to look at a
     /// student's failures, or draw them with `tree --log`).
     pub keep: Option<PathBuf>,
+    /// When set (by Ctrl-C), no more cases start; the results are those that ran.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// What a running batch reports, after each case and every tenth of a second.
@@ -292,7 +297,8 @@ pub struct Update<'a> {
 }
 
 /// Runs every case, `options.jobs` at a time, telling `observer` how it goes. The
-/// results come in case order.
+/// results come in case order: all of them, or, when `options.stop` was set, those
+/// that had started.
 pub fn run(
     cases: &[Case],
     options: &BatchOptions,
@@ -306,6 +312,12 @@ pub fn run(
             let sender = sender.clone();
             let next = &next;
             scope.spawn(move || loop {
+                if options
+                    .stop
+                    .is_some_and(|stop| stop.load(Ordering::Relaxed))
+                {
+                    break;
+                }
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(case) = cases.get(index) else { break };
                 if sender.send((index, run_case(case, options))).is_err() {
@@ -383,9 +395,11 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         Err(message) => (Verdict::Error, message, None),
     };
     let only_line_ends = report.as_ref().is_some_and(|r| r.lenient_identical);
+    let mut cr = false;
     if !matches!(verdict, Verdict::Pass | Verdict::Error) && !only_line_ends {
         if let Runner::Program { command, sandbox } = &options.runner {
             if depends_on_cr(case, command, sandbox) {
+                cr = true;
                 detail += "; with LF line ends in input.txt its output is right: it \
                            depends on the CR of the official inputs (strip '\\r' when \
                            reading input.txt)";
@@ -398,6 +412,7 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         detail,
         seconds: start.elapsed().as_secs_f64(),
         report,
+        depends_on_cr: cr,
     }
 }
 
@@ -479,7 +494,10 @@ fn depends_on_cr(case: &Case, command: &str, sandbox: &Sandbox) -> bool {
         return false;
     }
     let lf: Vec<u8> = input.iter().copied().filter(|&b| b != b'\r').collect();
-    match (run_program(case, &lf, command, sandbox), fs::read(&case.expected)) {
+    match (
+        run_program(case, &lf, command, sandbox),
+        fs::read(&case.expected),
+    ) {
         (Ok(Produced::Output(actual)), Ok(expected)) => {
             check_with_input(&expected, &actual, true, None).passed()
         }

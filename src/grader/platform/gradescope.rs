@@ -1,0 +1,50 @@
+//! Gradescope's `results.json`, as its autograder specification documents it: the
+//! total `score`, an `output` for the student, `execution_time`, and one entry of
+//! `tests` per case (`name`, `score`, `max_score`, `status`, `output`,
+//! `visibility`, `execution_time`).
+
+use serde_json::{json, Value};
+
+use super::text::student_report;
+use crate::grader::batch::Verdict;
+use crate::grader::grade::{Policy, StudentGrade};
+use crate::sandbox::Isolation;
+
+/// The `results.json` of one student's `grade`, each case worth `points`.
+pub fn results(
+    grade: &StudentGrade,
+    points: &[f64],
+    policy: Policy,
+    isolation: Isolation,
+) -> Value {
+    let tests: Vec<Value> = grade
+        .cases
+        .iter()
+        .zip(points)
+        .map(|(case, &max)| {
+            let passed = case.verdict == Verdict::Pass;
+            let output = match &case.report {
+                Some(report) if !passed => format!("{}\n{report}", case.detail),
+                _ => case.detail.clone(),
+            };
+            json!({
+                "name": case.case,
+                "score": if passed { max } else { 0.0 },
+                "max_score": max,
+                "status": if passed { "passed" } else { "failed" },
+                "output": format!("{}: {output}", case.verdict.word()),
+                "visibility": "visible",
+                "execution_time": case.seconds,
+            })
+        })
+        .collect();
+    let seconds: f64 = grade.cases.iter().map(|c| c.seconds).sum();
+    json!({
+        "score": grade.score,
+        "output": student_report(grade, policy, isolation),
+        "execution_time": seconds,
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    })
+}

@@ -1,0 +1,86 @@
+//! One student's report as text: the score under the policy, a row per case, and
+//! each mistake once with the cases it affects and one full explanation.
+
+use std::fmt::Write;
+
+use super::points;
+use crate::grader::grade::{isolation_words, Policy, StudentGrade};
+use crate::grader::printable::printable;
+use crate::sandbox::Isolation;
+
+/// The report of `grade`.
+pub fn student_report(grade: &StudentGrade, policy: Policy, isolation: Isolation) -> String {
+    let mut text = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_report(&mut text, grade, policy, isolation);
+    text
+}
+
+fn write_report(
+    text: &mut String,
+    grade: &StudentGrade,
+    policy: Policy,
+    isolation: Isolation,
+) -> std::fmt::Result {
+    writeln!(text, "Student:   {}", printable(&grade.student))?;
+    writeln!(text, "Policy:    {}", policy.description())?;
+    writeln!(text, "Isolation: {}", isolation_words(isolation))?;
+    writeln!(
+        text,
+        "Score:     {}/{} points ({} of {} cases passed; {} byte for byte)",
+        points(grade.score),
+        points(grade.max_score),
+        grade.passed,
+        grade.total,
+        grade.byte_exact
+    )?;
+    if let Some(file) = &grade.missing_file {
+        writeln!(
+            text,
+            "\nMISSING FILE: the submission has no {}; no case was run.",
+            printable(file)
+        )?;
+        return Ok(());
+    }
+    if grade.interrupted {
+        writeln!(
+            text,
+            "\nINTERRUPTED: only {} of {} cases ran.",
+            grade.cases.len(),
+            grade.total
+        )?;
+    }
+    writeln!(text)?;
+    for case in &grade.cases {
+        writeln!(
+            text,
+            "{:<16} {}  {}",
+            case.verdict.word(),
+            printable(&case.case),
+            case.detail
+        )?;
+    }
+    if grade.mistakes.is_empty() {
+        return Ok(());
+    }
+    writeln!(text, "\nMistakes, each once:")?;
+    for group in &grade.mistakes {
+        let cases = if group.cases.len() == 1 {
+            "case"
+        } else {
+            "cases"
+        };
+        writeln!(
+            text,
+            "\n{} {cases}: {} ({})",
+            group.cases.len(),
+            group.label,
+            printable(&group.cases.join(", "))
+        )?;
+        writeln!(text, "  first, {}:", printable(&group.cases[0]))?;
+        for line in group.example.lines() {
+            writeln!(text, "    {line}")?;
+        }
+    }
+    Ok(())
+}

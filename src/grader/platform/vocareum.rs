@@ -1,0 +1,21 @@
+//! Vocareum's custom grading files: the grade file (`$vocareumGradeFile`), one
+//! `Criterion,score` line per rubric criterion, and the report the student sees
+//! (`$vocareumReportFile`).
+
+use super::points;
+use crate::grader::grade::StudentGrade;
+
+/// The grade file of `grade`: the score under `criterion`, and, if given, the count
+/// of byte-exact cases under `exact_criterion`.
+pub fn grade_file(grade: &StudentGrade, criterion: &str, exact_criterion: Option<&str>) -> String {
+    let mut text = format!("{},{}\n", field(criterion), points(grade.score));
+    if let Some(exact) = exact_criterion {
+        text += &format!("{},{}\n", field(exact), grade.byte_exact);
+    }
+    text
+}
+
+/// A criterion name as one CSV field: Vocareum splits the line at its comma.
+fn field(name: &str) -> String {
+    name.replace([',', '\n', '\r'], " ")
+}

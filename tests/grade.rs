@@ -1,0 +1,316 @@
+//! `reversi grade` over a class of submissions with real kinds of mistakes, its CSV,
+//! JUnit XML (parsed with a real XML parser), and the Gradescope and Vocareum
+//! bundles of `reversi package` run in a simulated platform layout.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+
+fn official() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
+}
+
+fn reversi(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// A folder of submissions, each a `hw.sh` standing in for a kind of student
+/// program (the solver is shown to them read-only).
+fn class() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let students = [
+        ("alice-correct", format!("exec {BIN}")),
+        ("bob-lf", format!("exec {BIN} --eol lf")),
+        (
+            "carol-floats",
+            format!(
+                "{BIN} -o - | sed 's/,\\(-\\{{0,1\\}}[0-9][0-9]*\\)\\r$/,\\1.0\\r/' > output.txt"
+            ),
+        ),
+        (
+            "dave-crash",
+            "echo 'IndexError: list index out of range' >&2; exit 1".into(),
+        ),
+        ("erin-slow", "sleep 30".into()),
+        (
+            "frank-reads-cr",
+            format!(
+                "if grep -q \"$(printf '\\r')\" input.txt; then exit 1; fi; exec {BIN} --eol lf"
+            ),
+        ),
+        (
+            "gina-no-pass",
+            format!("{BIN} -o - | grep -av '^pass' > output.txt"),
+        ),
+    ];
+    for (name, script) in students {
+        let folder = dir.path().join(name);
+        fs::create_dir(&folder).unwrap();
+        fs::write(folder.join("hw.sh"), format!("{script}\n")).unwrap();
+    }
+    // A submission without the file the command names.
+    fs::create_dir(dir.path().join("henry-missing")).unwrap();
+    fs::write(dir.path().join("henry-missing/hw1.sh"), "true\n").unwrap();
+    dir
+}
+
+fn grade(class: &Path, extra: &[&str]) -> Output {
+    let cases = official();
+    let mut args = vec![
+        "grade",
+        class.to_str().unwrap(),
+        "--cases",
+        cases.to_str().unwrap(),
+        "--run",
+        "sh {submission}/hw.sh",
+        "--read-only",
+        BIN,
+        "--timeout",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    reversi(&args)
+}
+
+#[test]
+fn a_class_is_graded_with_each_mistake_named() {
+    let class = class();
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("class.csv");
+    let reports = out.path().join("reports");
+    let output = grade(
+        class.path(),
+        &[
+            "--csv",
+            csv.to_str().unwrap(),
+            "--reports",
+            reports.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let table = text(&output.stdout);
+    insta::assert_snapshot!(table);
+    // The CSV: a header and a row per student, a column per case.
+    let csv = fs::read_to_string(csv).unwrap();
+    let rows: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(rows.len(), 9);
+    assert!(rows[0].ends_with(",case1,case2,case3,case4,case5"));
+    assert!(rows[1].starts_with("alice-correct,5,5,5,5,5,,PASS,PASS"));
+    // Each report names each mistake once with the cases it affects.
+    let bob = fs::read_to_string(reports.join("bob-lf.txt")).unwrap();
+    assert_eq!(bob.matches("line ends only (CRLF vs LF) (case1").count(), 1);
+    assert!(bob.contains("Policy:    strict: byte for byte"));
+    assert!(bob.contains("Isolation: bubblewrap"));
+    let henry = fs::read_to_string(reports.join("henry-missing.txt")).unwrap();
+    assert!(henry.contains("MISSING FILE: the submission has no hw.sh"));
+}
+
+#[test]
+fn a_lenient_policy_counts_both_ways() {
+    let class = class();
+    let output = grade(class.path(), &["--compare", "lenient", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["policy"], "lenient");
+    let bob = &report["students"][1];
+    assert_eq!(bob["student"], "bob-lf");
+    assert_eq!(bob["passed"], 5);
+    assert_eq!(bob["byte_exact"], 0);
+}
+
+#[test]
+fn junit_xml_parses_with_a_testcase_per_case() {
+    let class = class();
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("junit.xml");
+    let output = grade(class.path(), &["--junit", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0));
+    let xml = fs::read_to_string(&path).unwrap();
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let suites: Vec<_> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 8);
+    let alice = suites[0];
+    assert_eq!(alice.attribute("name"), Some("alice-correct"));
+    assert_eq!(alice.attribute("tests"), Some("5"));
+    assert_eq!(alice.attribute("failures"), Some("0"));
+    let bob = suites[1];
+    assert_eq!(bob.attribute("failures"), Some("5"));
+    let failure = bob
+        .descendants()
+        .find(|n| n.has_tag_name("failure"))
+        .unwrap();
+    assert!(failure
+        .text()
+        .unwrap()
+        .contains("expected CRLF (\\r\\n) line ends"));
+    let dave = suites[3];
+    assert_eq!(dave.attribute("errors"), Some("5"));
+}
+
+#[test]
+fn a_command_without_the_placeholder_is_refused() {
+    let class = class();
+    let cases = official();
+    let output = reversi(&[
+        "grade",
+        class.path().to_str().unwrap(),
+        "--cases",
+        cases.to_str().unwrap(),
+        "--run",
+        "python3 hw.py",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("does not name {submission}"));
+}
+
+/// A student folder with a copy of the solver (so that no path outside it is needed,
+/// as on a platform) and `hw.sh` running it with `flags`.
+fn platform_submission(folder: &Path, flags: &str) {
+    fs::create_dir_all(folder).unwrap();
+    fs::copy(BIN, folder.join("solver")).unwrap();
+    fs::write(
+        folder.join("hw.sh"),
+        format!("exec \"$(dirname \"$0\")/solver\" {flags}\n"),
+    )
+    .unwrap();
+}
+
+fn package(platform: &str, out: &Path) {
+    let cases = official();
+    let output = reversi(&[
+        "package",
+        platform,
+        "--cases",
+        cases.to_str().unwrap(),
+        "--run",
+        "sh {submission}/hw.sh",
+        "--timeout",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
+fn the_gradescope_bundle_writes_a_valid_results_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    package("gradescope", &zip);
+    // Gradescope unpacks the zip into /autograder/source; the layout moves with
+    // $AUTOGRADER.
+    let root = dir.path().join("autograder");
+    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+    archive.extract(root.join("source")).unwrap();
+    for script in ["setup.sh", "run_autograder", "reversi"] {
+        let mode = fs::metadata(root.join("source").join(script))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111, "{script} is not executable");
+    }
+    platform_submission(&root.join("submission"), "--eol lf");
+    let status = Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let results: serde_json::Value =
+        serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap();
+    // The documented fields, with their types.
+    assert_eq!(results["score"].as_f64(), Some(0.0));
+    assert!(results["execution_time"].is_number());
+    assert!(results["output"]
+        .as_str()
+        .unwrap()
+        .contains("line ends only (CRLF vs LF)"));
+    let tests = results["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 5);
+    for test in tests {
+        assert!(test["name"].is_string());
+        assert_eq!(test["score"].as_f64(), Some(0.0));
+        assert_eq!(test["max_score"].as_f64(), Some(1.0));
+        assert_eq!(test["status"], "failed");
+        assert!(test["output"].as_str().unwrap().starts_with("FAIL: "));
+        assert_eq!(test["visibility"], "visible");
+        assert!(test["execution_time"].is_number());
+    }
+}
+
+#[test]
+fn the_gradescope_bundle_reports_a_grader_failure_as_a_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    package("gradescope", &zip);
+    let root = dir.path().join("autograder");
+    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+    archive.extract(root.join("source")).unwrap();
+    // No submission folder at all.
+    let status = Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .output()
+        .unwrap();
+    assert!(status.status.success());
+    let results: serde_json::Value =
+        serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap();
+    assert_eq!(results["score"].as_f64(), Some(0.0));
+    assert!(results["output"]
+        .as_str()
+        .unwrap()
+        .contains("could not grade"));
+}
+
+#[test]
+fn the_vocareum_bundle_writes_the_grade_and_report_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = dir.path().join("asnlib");
+    package("vocareum", &library);
+    let work = dir.path().join("work");
+    platform_submission(&work, "");
+    let grade_file = dir.path().join("grade.csv");
+    let report_file = dir.path().join("report.txt");
+    let status = Command::new("bash")
+        .arg(library.join("grade.sh"))
+        .current_dir(&work)
+        .env("ASNLIB", &library)
+        .env("vocareumGradeFile", &grade_file)
+        .env("vocareumReportFile", &report_file)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    assert_eq!(fs::read_to_string(&grade_file).unwrap(), "Correctness,5\n");
+    let report = fs::read_to_string(&report_file).unwrap();
+    assert!(report.contains("Score:     5/5 points"), "{report}");
+}
+
+#[test]
+fn a_bundle_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    fs::write(&zip, "mine").unwrap();
+    let cases = official();
+    let output = reversi(&[
+        "package",
+        "gradescope",
+        "--cases",
+        cases.to_str().unwrap(),
+        "--run",
+        "sh {submission}/hw.sh",
+        "--out",
+        zip.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(fs::read(&zip).unwrap(), b"mine");
+}
