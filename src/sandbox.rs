@@ -20,7 +20,7 @@ use std::os::unix::io::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -130,6 +130,22 @@ pub enum Ending {
     Signal(i32),
     /// The wall time ran out: every process was killed.
     WallTime,
+    /// [`stop_all`] was called (Ctrl-C): every process was killed.
+    Stopped,
+}
+
+/// Set by [`stop_all`]: runs end at once and no new one starts.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Ends every run now and refuses new ones (what Ctrl-C does to a grader). Only
+/// stores to an atomic: safe in a signal handler.
+pub fn stop_all() {
+    STOP.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`stop_all`] was called: the flag a batch checks before starting a case.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
 }
 
 /// A program's standard output or error: how much it wrote, and its end.
@@ -536,17 +552,24 @@ impl Sandbox {
         let started = Instant::now();
         let mut child = command.spawn()?;
         drop(joins);
-        let status = child.wait_timeout(self.limits.wall)?;
-        let ending = match status {
-            Some(status) => ending_of(status, self.isolation),
-            None => {
+        let ending = loop {
+            let left = self.limits.wall.saturating_sub(started.elapsed());
+            if let Some(status) = child.wait_timeout(left.min(Duration::from_millis(50)))? {
+                break ending_of(status, self.isolation);
+            }
+            let stopped = STOP.load(Ordering::SeqCst);
+            if stopped || started.elapsed() >= self.limits.wall {
                 // SAFETY: kill(2) on the child's own process group (process_group(0)
                 // above); the child is not reaped yet, so the group is still its own.
                 unsafe {
                     libc::kill(-(child.id() as i32), libc::SIGKILL);
                 }
                 child.wait()?;
-                Ending::WallTime
+                break if stopped {
+                    Ending::Stopped
+                } else {
+                    Ending::WallTime
+                };
             }
         };
         let seconds = started.elapsed().as_secs_f64();

@@ -314,3 +314,62 @@ fn a_bundle_never_overwrites() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(fs::read(&zip).unwrap(), b"mine");
 }
+
+#[test]
+fn ctrl_c_keeps_what_is_done_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for name in ["a-quick", "b-slow", "c-slow"] {
+        fs::create_dir_all(class.join(name)).unwrap();
+        let script = if name == "a-quick" {
+            "true"
+        } else {
+            "sleep 30"
+        };
+        fs::write(class.join(name).join("hw.sh"), script).unwrap();
+    }
+    let reports = dir.path().join("reports");
+    let cases = official();
+    let child = Command::new(BIN)
+        .args([
+            "grade",
+            class.to_str().unwrap(),
+            "--cases",
+            cases.to_str().unwrap(),
+            "--run",
+            "sh {submission}/hw.sh",
+            "--timeout",
+            "30",
+            "-j",
+            "1",
+            "--reports",
+            reports.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first student takes a fraction of a second; then the second sleeps.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let started = std::time::Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "the grader waited for the running case"
+    );
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("interrupted: 1 of 3 students graded"));
+    assert!(text(&output.stdout).starts_with("a-quick"));
+    assert!(reports.join("a-quick.txt").is_file());
+    let b = fs::read_to_string(reports.join("b-slow.txt")).unwrap();
+    assert!(
+        b.contains("INTERRUPTED (Ctrl-C): 0 of 5 cases finished"),
+        "{b}"
+    );
+    assert!(b.contains("INTERRUPTED      case1"), "{b}");
+    assert!(!reports.join("c-slow.txt").exists());
+}

@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Duration;
 
@@ -20,6 +20,7 @@ use crate::grader::grade::{
 use crate::grader::package as bundle;
 use crate::grader::platform::{self, csv, gradescope, junit, text, vocareum};
 use crate::grader::printable::printable;
+use crate::sandbox;
 
 /// Arguments of `reversi grade`.
 #[derive(Debug, Args)]
@@ -87,11 +88,9 @@ enum CompareArg {
     Lenient,
 }
 
-/// Set by Ctrl-C: no more cases start.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
+/// Ctrl-C: the running programs are killed and no more cases start.
 extern "C" fn on_interrupt(_: libc::c_int) {
-    INTERRUPTED.store(true, Ordering::SeqCst);
+    sandbox::stop_all();
     // SAFETY: signal(2) is async-signal-safe; a second Ctrl-C ends the grader.
     unsafe {
         libc::signal(libc::SIGINT, libc::SIG_DFL);
@@ -155,13 +154,13 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         sandbox: &sandbox,
         policy,
         jobs,
-        stop: Some(&INTERRUPTED),
+        stop: Some(sandbox::stop_flag()),
     };
     let width = submissions.iter().map(|s| s.name.len()).max().unwrap_or(0);
     let mut grades = Vec::new();
     let mut progress = Progress::new();
     for submission in &submissions {
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        if sandbox::stop_flag().load(Ordering::SeqCst) {
             break;
         }
         let grade = grade_student(submission, &options, &mut |update| {

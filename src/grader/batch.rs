@@ -165,6 +165,8 @@ pub enum Verdict {
     OutputTooLarge,
     /// The case could not be run (unreadable files, a bad input or `args` file).
     Error,
+    /// The grader was interrupted (Ctrl-C) while the case ran.
+    Interrupted,
 }
 
 impl Verdict {
@@ -179,6 +181,7 @@ impl Verdict {
             Verdict::NotAFile => "NOT A FILE",
             Verdict::OutputTooLarge => "OUTPUT TOO LARGE",
             Verdict::Error => "ERROR",
+            Verdict::Interrupted => "INTERRUPTED",
         }
     }
 }
@@ -237,7 +240,7 @@ impl Summary {
                 Verdict::Timeout => &mut summary.timed_out,
                 Verdict::NoOutput => &mut summary.no_output,
                 Verdict::NotAFile | Verdict::OutputTooLarge => &mut summary.bad_output,
-                Verdict::Error => &mut summary.errors,
+                Verdict::Error | Verdict::Interrupted => &mut summary.errors,
             } += 1;
         }
         summary
@@ -396,7 +399,11 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
     };
     let only_line_ends = report.as_ref().is_some_and(|r| r.lenient_identical);
     let mut cr = false;
-    if !matches!(verdict, Verdict::Pass | Verdict::Error) && !only_line_ends {
+    if !matches!(
+        verdict,
+        Verdict::Pass | Verdict::Error | Verdict::Interrupted
+    ) && !only_line_ends
+    {
         if let Runner::Program { command, sandbox } = &options.runner {
             if depends_on_cr(case, command, sandbox) {
                 cr = true;
@@ -582,6 +589,12 @@ fn run_program(
                 stderr()
             );
             return failed(Verdict::Crash, detail);
+        }
+        Ending::Stopped => {
+            return failed(
+                Verdict::Interrupted,
+                "interrupted (Ctrl-C): every process of the run was killed".into(),
+            )
         }
         Ending::Exited(0) => {}
         Ending::Exited(code) => {

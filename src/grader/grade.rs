@@ -238,7 +238,8 @@ impl StudentGrade {
             byte_exact: 0,
             total: points.len(),
             mistakes: group_mistakes(&results),
-            interrupted: results.len() < points.len(),
+            interrupted: results.len() < points.len()
+                || results.iter().any(|r| r.verdict == Verdict::Interrupted),
             cases: Vec::new(),
         };
         for (result, points) in results.iter().zip(points) {

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::points;
+use crate::grader::batch::Verdict;
 use crate::grader::grade::{isolation_words, Policy, StudentGrade};
 use crate::grader::printable::printable;
 use crate::sandbox::Isolation;
@@ -45,8 +46,12 @@ fn write_report(
     if grade.interrupted {
         writeln!(
             text,
-            "\nINTERRUPTED: only {} of {} cases ran.",
-            grade.cases.len(),
+            "\nINTERRUPTED (Ctrl-C): {} of {} cases finished.",
+            grade
+                .cases
+                .iter()
+                .filter(|c| c.verdict != Verdict::Interrupted)
+                .count(),
             grade.total
         )?;
     }
