@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# End-to-end benchmark on ../shared/perf: each position solved as a grader runs it
+# End-to-end benchmark on testcases/perf: each position solved as a grader runs it
 # (input.txt in an empty folder, the release binary there), its output checked
 # against SHA256SUMS, and compared with the time `cp` takes to copy that output.
 # Prints lines (of the whole file), MB, seconds (best of RUNS), lines/s, ratio to
 # cp, peak RSS.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-perf=${PERF_DIR:-$top/../shared/perf}
+perf=${PERF_DIR:-$top/testcases/perf}
 bin=${BIN:-$top/target/release/reversi}
 runs=${RUNS:-5}
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }

@@ -114,6 +114,11 @@ enum Command {
     /// Umea 5DV122/5DV181: print one move, `(row,col)` or `pass`, for a position.
     Umea(umea::UmeaArgs),
     /// CSU CS440 Tri-state Othello: print one move, or `skip`, for a board file.
+    ///
+    /// The board file: a first line `B|W WIDTH HEIGHT` (the side to move, then the
+    /// board's size), then HEIGHT rows of WIDTH cells: `B`, `W`, `-` (empty) and `E`
+    /// (empty but never playable; a line of discs stops at it). Spaces between cells,
+    /// blank lines and CRLF are accepted. Example: testcases/tristate/sample.txt.
     Tristate(tristate::TristateArgs),
 }
 

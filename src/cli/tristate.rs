@@ -1,7 +1,7 @@
 //! `reversi tristate FILE`: one move for CSU CS440 "Tri-state Othello".
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -27,10 +27,12 @@ pub struct TristateArgs {
     /// How the coordinate is written: paren `(a,b)` or space `a b`.
     #[arg(long, value_enum, default_value_t = NotationArg::Paren)]
     notation: NotationArg,
-    /// The time limit per move, counted from the start of the program.
+    /// The time limit per move, counted from the start of the program (the
+    /// handout's 2 minutes; the search uses most of it unless it solves the game).
     #[arg(long, default_value_t = 120.0)]
     seconds: f64,
-    /// Print the search's depth and node count on standard error.
+    /// Print the search's depth and node count on standard error (always on a
+    /// terminal).
     #[arg(long)]
     verbose: bool,
 }
@@ -63,12 +65,20 @@ pub(super) fn run(args: TristateArgs, started: Instant) -> Result<()> {
         what: name.clone(),
         message: e.to_string(),
     })?;
+    // On a terminal, say what the wait is for, and how long it may be.
+    let show = args.verbose || io::stderr().is_terminal();
+    if show {
+        eprintln!(
+            "thinking for up to {} s (--seconds changes it) ...",
+            args.seconds
+        );
+    }
     let thought = think_grid(
         &problem.grid,
         problem.colour,
         deadline_for(started, args.seconds),
     );
-    if args.verbose {
+    if show {
         eprintln!(
             "depth {} {} nodes {} in {:.3} s",
             thought.depth,
