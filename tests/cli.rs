@@ -294,3 +294,27 @@ fn a_linked_output_keeps_its_link() {
         .unwrap()
         .starts_with(b"********\r\n"));
 }
+
+/// A reader that stops early (`| head`) ends the program quietly and successfully.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let perf = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/perf/mid-d8.in");
+    for args in [
+        vec!["-i", perf.to_str().unwrap(), "-o", "-"],
+        vec!["uf", "game"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe's reader is gone now.
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+    }
+}

@@ -165,6 +165,9 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.is::<grader::Failed>() => ExitCode::from(1),
+        // The reader of a pipe stopped (`| head`): its choice, so stop quietly and
+        // successfully, as ripgrep does.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) if error.is::<grade::Interrupted>() => {
             eprintln!("reversi: {error}");
             ExitCode::from(130)
@@ -179,6 +182,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(status)
         }
     }
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// 2 for bad input or arguments, 1 for anything else (I/O).
