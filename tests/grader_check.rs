@@ -465,3 +465,36 @@ fn a_pass_with_legal_moves_with_the_input() {
     );
     insta::assert_snapshot!(report.to_string());
 }
+
+/// A student's log with a NUL and a terminal escape in a node name: the report
+/// shows them escaped, never raw.
+#[test]
+fn control_bytes_of_a_log_are_shown_escaped() {
+    let expected = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testcases/handout/s2017-example/output.txt");
+    let bytes = fs::read(&expected).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let student = text.replacen("d3,", "\0\u{1b}[2J3,", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let actual = dir.path().join("output.txt");
+    fs::write(&actual, student).unwrap();
+    for args in [
+        vec![
+            "check",
+            expected.to_str().unwrap(),
+            actual.to_str().unwrap(),
+        ],
+        vec!["tree", "--log", actual.to_str().unwrap(), "--text"],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let shown = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            !shown.bytes().any(|b| b == 0 || b == 0x1b),
+            "{args:?}: {shown:?}"
+        );
+        assert!(shown.contains("\\u{0}\\u{1b}[2J3"), "{args:?}: {shown}");
+    }
+}

@@ -24,6 +24,7 @@ use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::grade::{group_mistakes, StudentGrade};
 use crate::grader::platform::junit;
+use crate::grader::printable::terminal_text;
 use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, Tree, TreeError};
 use crate::sandbox::{readable_by_others, Isolation, Sandbox, SandboxError};
@@ -114,8 +115,10 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
 #[error("the comparison failed")]
 pub struct Failed;
 
-/// Writes `text` to standard output; a reader that went away (`| head`) is fine.
+/// Writes `text` to standard output, any control character a file or a program
+/// slipped into it escaped; a reader that went away (`| head`) is fine.
 pub(super) fn print_out(text: &str) -> Result<()> {
+    let text = terminal_text(text);
     match io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         result => result.context("cannot write <stdout>"),

@@ -37,6 +37,26 @@ pub fn printable_bytes(bytes: &[u8]) -> String {
     out
 }
 
+/// A whole report made safe for a terminal, as the last step before it is printed:
+/// its lines stay lines and its backslashes stay (parts already escaped by
+/// [`printable`] keep their meaning), but any other control character, one that a
+/// file or a program slipped into the report, is escaped as [`printable`] does.
+pub fn terminal_text(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c != '\n' && c != '\t' && c != '\\' && needs_escape(c);
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            push_char(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn needs_escape(c: char) -> bool {
     c == '\\' || c.is_control() || is_bidi_control(c)
 }
@@ -63,6 +83,15 @@ fn push_char(out: &mut String, c: char) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_keeps_its_lines_and_escapes_the_rest() {
+        assert_eq!(
+            terminal_text("actual: \0\u{1b}[2J3\r\nnext \\u{1b} line\n"),
+            "actual: \\u{0}\\u{1b}[2J3\\r\nnext \\u{1b} line\n"
+        );
+        assert!(matches!(terminal_text("a\n\tb\\"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn plain_text_is_borrowed_unchanged() {
