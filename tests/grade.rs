@@ -202,14 +202,13 @@ fn package(platform: &str, out: &Path) {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }
 
-#[test]
-fn the_gradescope_bundle_writes_a_valid_results_json() {
-    let dir = tempfile::tempdir().unwrap();
-    let zip = dir.path().join("autograder.zip");
+/// Unpacks a Gradescope bundle as Gradescope does, into `ROOT/source` (ROOT, the
+/// `$AUTOGRADER` layout, under `dir`), lets `submission` fill `ROOT/submission`, runs
+/// `run_autograder` and returns its `results.json`.
+fn run_gradescope(dir: &Path, submission: impl FnOnce(&Path)) -> serde_json::Value {
+    let zip = dir.join("autograder.zip");
     package("gradescope", &zip);
-    // Gradescope unpacks the zip into /autograder/source; the layout moves with
-    // $AUTOGRADER.
-    let root = dir.path().join("autograder");
+    let root = dir.join("autograder");
     let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
     archive.extract(root.join("source")).unwrap();
     for script in ["setup.sh", "run_autograder", "reversi"] {
@@ -219,15 +218,20 @@ fn the_gradescope_bundle_writes_a_valid_results_json() {
             .mode();
         assert_eq!(mode & 0o111, 0o111, "{script} is not executable");
     }
-    platform_submission(&root.join("submission"), "--eol lf");
+    submission(&root.join("submission"));
     let status = Command::new("bash")
         .arg(root.join("source/run_autograder"))
         .env("AUTOGRADER", &root)
         .output()
         .unwrap();
     assert!(status.status.success(), "{}", text(&status.stderr));
-    let results: serde_json::Value =
-        serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap();
+    serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn the_gradescope_bundle_writes_a_valid_results_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let results = run_gradescope(dir.path(), |folder| platform_submission(folder, "--eol lf"));
     // The documented fields, with their types.
     assert_eq!(results["score"].as_f64(), Some(0.0));
     assert!(results["execution_time"].is_number());
@@ -251,20 +255,8 @@ fn the_gradescope_bundle_writes_a_valid_results_json() {
 #[test]
 fn the_gradescope_bundle_reports_a_grader_failure_as_a_zero() {
     let dir = tempfile::tempdir().unwrap();
-    let zip = dir.path().join("autograder.zip");
-    package("gradescope", &zip);
-    let root = dir.path().join("autograder");
-    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
-    archive.extract(root.join("source")).unwrap();
     // No submission folder at all.
-    let status = Command::new("bash")
-        .arg(root.join("source/run_autograder"))
-        .env("AUTOGRADER", &root)
-        .output()
-        .unwrap();
-    assert!(status.status.success());
-    let results: serde_json::Value =
-        serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap();
+    let results = run_gradescope(dir.path(), |_| {});
     assert_eq!(results["score"].as_f64(), Some(0.0));
     assert!(results["output"]
         .as_str()
