@@ -222,3 +222,22 @@ fn each_mistake_is_explained_once_unless_verbose() {
     assert_eq!(verbose.matches("differ in byte form only").count(), 5);
     assert!(!verbose.contains("mistakes, each once"));
 }
+
+#[test]
+fn a_command_naming_a_missing_or_unseen_file_is_refused_before_any_case() {
+    let cases = testcases().join("cs561/s2017");
+    let missing = reversi(&[
+        "batch",
+        cases.to_str().unwrap(),
+        "--against",
+        "python3 /no/such/hw.py",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr)
+        .contains("/no/such/hw.py: the command names this file, which does not exist"));
+    let unseen = reversi(&["batch", cases.to_str().unwrap(), "--against", BIN]);
+    assert_eq!(unseen.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unseen.stderr)
+        .contains("show it (or its folder) with --read-only"));
+    assert_eq!(stdout(&unseen), "");
+}

@@ -67,6 +67,21 @@ pub enum GraderUsageError {
         /// The path as given.
         path: String,
     },
+    /// The command names a file that does not exist.
+    #[error("{path}: the command names this file, which does not exist")]
+    NamedFileMissing {
+        /// The path.
+        path: String,
+    },
+    /// The command names a file the program cannot see in the sandbox.
+    #[error(
+        "{path}: the command names this file, which the program cannot see in the \
+         sandbox; show it (or its folder) with --read-only"
+    )]
+    NotShown {
+        /// The path.
+        path: String,
+    },
     /// With a separate user as the sandbox, an expected output others may read.
     #[error(
         "{path}: the programs run as a separate user and could read this expected \
@@ -381,6 +396,42 @@ pub(super) fn refuse_readable_cases(sandbox: &Sandbox, cases: &[Case]) -> Result
     Ok(())
 }
 
+/// Refuses, before any case runs, a command naming an absolute path that does not
+/// exist, or a file that the program could not see in bubblewrap (not under `/usr`
+/// and friends, nor shown with `--read-only`): each case would crash the same way.
+/// (Folders are let through: a command may name one only as data.)
+pub(super) fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<()> {
+    let paths = command
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c| c == '"' || c == '\''))
+        .filter(|word| word.starts_with('/'))
+        .map(Path::new);
+    for path in paths {
+        if !path.exists() {
+            return Err(GraderUsageError::NamedFileMissing {
+                path: path.display().to_string(),
+            }
+            .into());
+        }
+        let system = [
+            "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+        ];
+        let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let seen = system.iter().any(|top| canonical.starts_with(top))
+            || sandbox
+                .read_only()
+                .iter()
+                .any(|shown| canonical.starts_with(shown));
+        if sandbox.isolation() == Isolation::Bubblewrap && !seen && canonical.is_file() {
+            return Err(GraderUsageError::NotShown {
+                path: path.display().to_string(),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// Refuses to show the programs a path that holds the case folder `cases` or lies
 /// inside it.
 pub(super) fn refuse_showing_cases(cases: &Path, shown: &[PathBuf]) -> Result<()> {
@@ -406,6 +457,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
             refuse_showing_cases(&args.dir, args.sandbox.read_only())?;
             let sandbox = args.sandbox.sandbox(args.timeout)?;
             refuse_readable_cases(&sandbox, &cases)?;
+            refuse_unseen_files(command, &sandbox)?;
             Runner::Program {
                 command: command.clone(),
                 sandbox,
