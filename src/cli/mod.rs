@@ -6,8 +6,8 @@ mod courses;
 mod uf;
 mod york;
 
-use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::fs::File;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,6 +20,7 @@ use thiserror::Error;
 use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
+use crate::output_file::{self, Sink};
 
 mod tristate;
 mod umea;
@@ -235,93 +236,23 @@ fn solve(args: &SolveArgs, started: std::time::Instant) -> Result<()> {
     let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = args.style();
-    let problem = match request {
-        cs561::Request::Solve(problem) => problem,
-        cs561::Request::Compete(competition) => {
-            return write_to(&args.output, |out| {
-                cs561::write_competition(&competition, style, started, out).map(drop)
-            })
+    let written = match request {
+        cs561::Request::Solve(problem) => output_file::write_to(&args.output, |sink| {
+            match sink {
+                Sink::Stream(out) => cs561::write_output_stream(&problem, style, out),
+                Sink::File(file) => cs561::write_output(&problem, style, file),
+            }
+            .map(drop)
+        }),
+        cs561::Request::Compete(competition) => output_file::write_to(&args.output, |sink| {
+            cs561::write_competition(&competition, style, started, sink).map(drop)
+        }),
+    };
+    written.with_context(|| {
+        if args.output == Path::new("-") {
+            "cannot write <stdout>".into()
+        } else {
+            format!("cannot write {}", args.output.display())
         }
-    };
-    if args.output == Path::new("-") {
-        let stdout = io::stdout();
-        cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
-        return Ok(());
-    }
-    let name = args.output.display();
-    if is_special_file(&args.output) {
-        // A device or a pipe (`/dev/null`, a FIFO) is written to, never replaced.
-        let device = fs::OpenOptions::new()
-            .write(true)
-            .open(&args.output)
-            .with_context(|| format!("cannot open {name}"))?;
-        cs561::write_output_stream(&problem, style, device)
-            .with_context(|| format!("cannot write {name}"))?;
-        return Ok(());
-    }
-    replace_file(&args.output, |file| {
-        cs561::write_output(&problem, style, file).map(drop)
     })
-    .with_context(|| format!("cannot write {name}"))
-}
-
-/// Whether `path` exists and is neither a regular file nor a folder (after links).
-fn is_special_file(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
-}
-
-/// Writes to standard output (`-`) or a device or pipe, or replaces the file `path`
-/// with what `write` writes.
-fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-    if path == Path::new("-") {
-        let mut stdout = io::stdout().lock();
-        return write(&mut stdout).context("cannot write <stdout>");
-    }
-    let name = path.display();
-    if is_special_file(path) {
-        let mut device = fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open {name}"))?;
-        return write(&mut device).with_context(|| format!("cannot write {name}"));
-    }
-    replace_file(path, |file| write(file)).with_context(|| format!("cannot write {name}"))
-}
-
-/// Writes a new file beside `path` with `write` and renames it over `path` only once
-/// complete, so that `path` is never partial and is left as it was on any failure.
-/// A link is followed: the file it points to is replaced, the link stays.
-fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let resolved = fs::canonicalize(path).ok();
-    let path = resolved.as_deref().unwrap_or(path);
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".reversi-")
-        .tempfile_in(folder)?;
-    write(temporary.as_file_mut())?;
-    // A temporary file is private (0600): give the result the permissions of the
-    // file it replaces, or the usual ones of a new file.
-    match fs::metadata(path) {
-        Ok(existing) => temporary
-            .as_file()
-            .set_permissions(existing.permissions())?,
-        Err(_) => set_new_file_permissions(temporary.as_file())?,
-    }
-    temporary.as_file_mut().flush()?;
-    temporary.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_new_file_permissions(file: &File) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_new_file_permissions(_: &File) -> io::Result<()> {
-    Ok(())
 }
