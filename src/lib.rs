@@ -7,7 +7,7 @@
 //! [`rules`] -> [`board`] (8x8 bitboards) and [`shaped_board`] (byte boards of any
 //! shape, with blocked cells). [`process`] runs other programs for the grader and the
 //! arena. [`output_file`] (used by [`cli`], using none of the others) writes an
-//! output file whole or not at all.
+//! output file whole or not at all, within a size limit.
 
 #![warn(missing_docs)]
 

@@ -1,4 +1,5 @@
-//! Writing an output file safely: whole or not at all, and never a stray temporary.
+//! Writing an output file safely: whole or not at all, never a stray temporary, and
+//! never larger than a limit.
 //!
 //! [`write_to`] serves every output path the command line takes: `-` is standard
 //! output; a device or a pipe (`/dev/null`, a FIFO) is written to in place; anything
@@ -15,15 +16,38 @@
 //! it then.
 
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+/// The default largest output, in bytes: 4 GiB.
+pub const DEFAULT_MAX_BYTES: u64 = 4 << 30;
+
+/// Why [`write_to`] failed.
+#[derive(Debug, Error)]
+pub enum WriteError {
+    /// The output would have been larger than the limit. A replaced file is left as
+    /// it was; standard output, a device or a pipe got the first `limit` bytes.
+    #[error("the output would be larger than {limit} bytes")]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+        /// Whether the first `limit` bytes were written in place (a stream) rather
+        /// than nothing (a file, left as it was).
+        in_place: bool,
+    },
+    /// Opening, writing, flushing or renaming failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
 
 /// What [`write_to`] hands the writing function.
 pub enum Sink<'a> {
     /// Standard output, a device or a pipe: written in order, cannot seek.
-    Stream(Box<dyn Write + Send>),
+    Stream(Limited<Box<dyn Write + Send>>),
     /// The new file, empty at position 0, that replaces the old one once complete.
-    File(&'a mut File),
+    File(Limited<&'a mut File>),
 }
 
 impl Write for Sink<'_> {
@@ -44,17 +68,33 @@ impl Write for Sink<'_> {
 
 /// Writes what `write` writes to standard output (`-`), to a device or pipe in place,
 /// or to a new file that replaces the file `path` once complete (see
-/// [`replace_file`]).
-pub fn write_to(path: &Path, write: impl FnOnce(Sink<'_>) -> io::Result<()>) -> io::Result<()> {
+/// [`replace_file`]). Past `limit` bytes every write fails, and so does this, with
+/// [`WriteError::TooLarge`].
+pub fn write_to(
+    path: &Path,
+    limit: u64,
+    write: impl FnOnce(Sink<'_>) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    let too_large = |error: io::Error, in_place: bool| {
+        if error
+            .get_ref()
+            .is_some_and(|inner| inner.is::<LimitReached>())
+        {
+            WriteError::TooLarge { limit, in_place }
+        } else {
+            WriteError::Io(error)
+        }
+    };
     if path == Path::new("-") || is_special_file(path) {
         let out: Box<dyn Write + Send> = if path == Path::new("-") {
             Box::new(io::stdout())
         } else {
             Box::new(fs::OpenOptions::new().write(true).open(path)?)
         };
-        return write(Sink::Stream(out));
+        return write(Sink::Stream(Limited::new(out, limit))).map_err(|e| too_large(e, true));
     }
-    replace_file(path, |file| write(Sink::File(file)))
+    replace_file(path, |file| write(Sink::File(Limited::new(file, limit))))
+        .map_err(|e| too_large(e, false))
 }
 
 /// Whether `path` exists and is neither a regular file nor a folder (after links): a
@@ -365,6 +405,59 @@ mod on_signal {
     }
 }
 
+/// The error inside the [`io::Error`] of a write past a [`Limited`] writer's limit.
+#[derive(Debug, Error)]
+#[error("the output reached its limit of {limit} bytes")]
+pub struct LimitReached {
+    /// The limit, in bytes.
+    pub limit: u64,
+}
+
+/// A writer that refuses to make its output larger than a limit: a write that would
+/// end past it writes what fits, and the next one fails with [`LimitReached`]. Where
+/// a write starts counts, not how much was written before: seeking back and writing
+/// again does not grow the output.
+pub struct Limited<W> {
+    inner: W,
+    limit: u64,
+    position: u64,
+}
+
+impl<W> Limited<W> {
+    /// Limits `inner`, which must be at position 0, to `limit` bytes.
+    pub fn new(inner: W, limit: u64) -> Self {
+        Limited {
+            inner,
+            limit,
+            position: 0,
+        }
+    }
+}
+
+impl<W: Write> Write for Limited<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let room = self.limit.saturating_sub(self.position);
+        if room == 0 && !buf.is_empty() {
+            return Err(io::Error::other(LimitReached { limit: self.limit }));
+        }
+        let fits = buf.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let written = self.inner.write(&buf[..fits])?;
+        self.position += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: Seek> Seek for Limited<W> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.position = self.inner.seek(to)?;
+        Ok(self.position)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,5 +567,62 @@ mod tests {
             assert_eq!(names_in(folder.path()), ["output.txt"], "signal {signal}");
             assert_eq!(fs::read(folder.path().join("output.txt")).unwrap(), b"old");
         }
+    }
+
+    #[test]
+    fn a_limited_writer_stops_at_the_limit() {
+        let mut out = Limited::new(Vec::new(), 5);
+        let error = out.write_all(b"1234567").unwrap_err();
+        assert!(error.get_ref().unwrap().is::<LimitReached>(), "{error}");
+        assert_eq!(out.inner, b"12345");
+        let mut exact = Limited::new(Vec::new(), 5);
+        exact.write_all(b"12345").unwrap();
+        assert!(exact.write_all(b"").is_ok());
+        assert!(exact.write_all(b"6").is_err());
+    }
+
+    #[test]
+    fn writing_again_over_the_start_does_not_count() {
+        let mut out = Limited::new(io::Cursor::new(Vec::new()), 6);
+        out.write_all(b"..abcd").unwrap();
+        out.seek(SeekFrom::Start(0)).unwrap();
+        out.write_all(b"XY").unwrap();
+        out.seek(SeekFrom::End(0)).unwrap();
+        assert!(out.write_all(b"e").is_err());
+        assert_eq!(out.inner.into_inner(), b"XYabcd");
+    }
+
+    #[test]
+    fn a_file_past_the_limit_is_left_as_it_was() {
+        let folder = tempfile::tempdir().unwrap();
+        let target = folder.path().join("output.txt");
+        fs::write(&target, b"old").unwrap();
+        let error = write_to(&target, 3, |mut sink| sink.write_all(b"four")).unwrap_err();
+        assert!(matches!(
+            error,
+            WriteError::TooLarge {
+                limit: 3,
+                in_place: false
+            }
+        ));
+        assert_eq!(fs::read(&target).unwrap(), b"old");
+        assert_eq!(names_in(folder.path()), ["output.txt"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_past_the_limit_gets_the_first_bytes() {
+        let error = write_to(Path::new("/dev/null"), 3, |mut sink| {
+            assert!(matches!(sink, Sink::Stream(_)));
+            sink.write_all(b"four")
+        })
+        .unwrap_err();
+        assert!(matches!(
+            error,
+            WriteError::TooLarge {
+                limit: 3,
+                in_place: true
+            }
+        ));
     }
 }

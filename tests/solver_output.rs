@@ -1,13 +1,14 @@
-//! How the solver treats its output file when things go wrong: killed while writing.
-//! Each time the old `output.txt` must stay byte for byte, with no stray file beside
-//! it.
+//! How the solver treats its output file when things go wrong: killed while writing,
+//! an output over `--max-log-bytes`. Each time the old `output.txt` must stay byte
+//! for byte, with no stray file beside it.
 
 #![cfg(unix)]
 
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -56,6 +57,18 @@ fn assert_left_as_it_was(dir: &Path, what: &str) {
     );
 }
 
+/// Runs the solver in `dir` with `args`, failing the test rather than hanging if it
+/// does not end within a minute.
+fn run_within_a_minute(dir: &Path, args: &[&str]) -> Output {
+    let (done, finished) = mpsc::channel();
+    let mut command = solver();
+    command.args(args).current_dir(dir).stdin(Stdio::null());
+    thread::spawn(move || done.send(command.output().unwrap()));
+    finished
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the solver did not end within a minute")
+}
+
 /// Killed at any point of writing a log of tens of MB, by any signal, the solver
 /// leaves the folder as it was.
 #[test]
@@ -96,4 +109,81 @@ fn a_solver_killed_while_writing_leaves_no_trace() {
     assert!(solver().current_dir(dir.path()).status().unwrap().success());
     let output = fs::read(dir.path().join("output.txt")).unwrap();
     assert!(output.len() > 30_000_000, "{} bytes", output.len());
+}
+
+/// An output over the limit is refused with exit 2, leaving the old one: official
+/// cases under a limit below their size (703 and 1259 bytes).
+#[test]
+fn an_output_over_the_limit_is_refused() {
+    let cases = [
+        ("testcases/handout/s2017-example", "500"),
+        ("testcases/cs561/s2017/case4", "1000"),
+    ];
+    for (folder, limit) in cases {
+        let input = fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(folder)
+                .join("input.txt"),
+        )
+        .unwrap();
+        let dir = case(&input);
+        let out = run_within_a_minute(dir.path(), &["--max-log-bytes", limit]);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{folder}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "reversi: output.txt: the output would be larger than the limit of {limit} \
+                 bytes; output.txt is left as it was (raise the limit with --max-log-bytes N)\n"
+            ),
+            "{folder}"
+        );
+        assert_left_as_it_was(dir.path(), folder);
+    }
+}
+
+#[test]
+fn an_output_of_exactly_the_limit_is_written() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/handout/s2017-example");
+    let dir = case(&fs::read(example.join("input.txt")).unwrap());
+    let expected = fs::read(example.join("output.txt")).unwrap();
+    let limit = expected.len().to_string();
+    let out = run_within_a_minute(dir.path(), &["--max-log-bytes", &limit]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(fs::read(dir.path().join("output.txt")).unwrap() == expected);
+}
+
+/// Standard output gets the first bytes up to the limit, then exit 2.
+#[test]
+fn standard_output_is_cut_at_the_limit() {
+    let dir = case(&start("3"));
+    let out = run_within_a_minute(dir.path(), &["-o", "-", "--max-log-bytes", "100"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout.len(), 100);
+    assert!(out.stdout.starts_with(b"********\r\n"));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "reversi: <stdout>: the output was cut at the limit of 100 bytes (raise the limit \
+         with --max-log-bytes N)\n"
+    );
+    assert_left_as_it_was(dir.path(), "stdout");
+}
+
+/// A cut-off depth far beyond the end of the game would write a log larger than any
+/// disk: the search stops as soon as the limit is reached.
+#[test]
+fn a_huge_depth_stops_at_the_limit() {
+    let dir = case(&start("2147483648"));
+    let out = run_within_a_minute(dir.path(), &["--max-log-bytes", "3000000"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_left_as_it_was(dir.path(), "huge depth");
 }

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
-use crate::output_file::{self, Sink};
+use crate::output_file::{self, Sink, WriteError};
 
 mod tristate;
 mod umea;
@@ -36,6 +36,11 @@ pub struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     solve: SolveArgs,
+    /// Stop with exit 2 if the output (board and traverse log) would be larger than N
+    /// bytes, leaving the output file as it was.
+    // Not among SolveArgs: a case's `args` file has no use for it.
+    #[arg(long, value_name = "N", default_value_t = output_file::DEFAULT_MAX_BYTES)]
+    max_log_bytes: u64,
 }
 
 #[derive(Debug, Args)]
@@ -145,6 +150,16 @@ enum UsageError {
     MissingInput { path: String, hint: &'static str },
     #[error("{what}: {message}")]
     BadArgument { what: String, message: String },
+    #[error(
+        "{path}: the output would be larger than the limit of {limit} bytes; {path} is left \
+         as it was (raise the limit with --max-log-bytes N)"
+    )]
+    OutputTooLarge { path: String, limit: u64 },
+    #[error(
+        "{path}: the output was cut at the limit of {limit} bytes (raise the limit with \
+         --max-log-bytes N)"
+    )]
+    OutputCut { path: String, limit: u64 },
 }
 
 /// Runs the program on the process's arguments and returns its exit status.
@@ -181,7 +196,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<()> {
     let started = std::time::Instant::now();
     match cli.command {
-        None => solve(&cli.solve, started),
+        None => solve(&cli.solve, cli.max_log_bytes, started),
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
         Some(Command::Gen(args)) => grader::gen(&args),
@@ -231,28 +246,44 @@ fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-fn solve(args: &SolveArgs, started: std::time::Instant) -> Result<()> {
+fn solve(args: &SolveArgs, max_bytes: u64, started: std::time::Instant) -> Result<()> {
     let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
     let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = args.style();
     let written = match request {
-        cs561::Request::Solve(problem) => output_file::write_to(&args.output, |sink| {
+        cs561::Request::Solve(problem) => output_file::write_to(&args.output, max_bytes, |sink| {
             match sink {
                 Sink::Stream(out) => cs561::write_output_stream(&problem, style, out),
                 Sink::File(file) => cs561::write_output(&problem, style, file),
             }
             .map(drop)
         }),
-        cs561::Request::Compete(competition) => output_file::write_to(&args.output, |sink| {
-            cs561::write_competition(&competition, style, started, sink).map(drop)
-        }),
-    };
-    written.with_context(|| {
-        if args.output == Path::new("-") {
-            "cannot write <stdout>".into()
-        } else {
-            format!("cannot write {}", args.output.display())
+        cs561::Request::Compete(competition) => {
+            output_file::write_to(&args.output, max_bytes, |sink| {
+                cs561::write_competition(&competition, style, started, sink).map(drop)
+            })
         }
-    })
+    };
+    written.map_err(|error| write_error(error, &args.output))
+}
+
+/// The message and exit status of an output `path` that could not be written.
+fn write_error(error: WriteError, path: &Path) -> anyhow::Error {
+    let path = if path == Path::new("-") {
+        "<stdout>".into()
+    } else {
+        path.display().to_string()
+    };
+    match error {
+        WriteError::TooLarge {
+            limit,
+            in_place: false,
+        } => UsageError::OutputTooLarge { path, limit }.into(),
+        WriteError::TooLarge {
+            limit,
+            in_place: true,
+        } => UsageError::OutputCut { path, limit }.into(),
+        WriteError::Io(error) => anyhow::Error::new(error).context(format!("cannot write {path}")),
+    }
 }
