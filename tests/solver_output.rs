@@ -1,6 +1,6 @@
 //! How the solver treats its output file when things go wrong: killed while writing,
-//! an output over `--max-log-bytes`. Each time the old `output.txt` must stay byte
-//! for byte, with no stray file beside it.
+//! an output over `--max-log-bytes`, an input that is not a file. Each time the old
+//! `output.txt` must stay byte for byte, with no stray file beside it.
 
 #![cfg(unix)]
 
@@ -186,4 +186,32 @@ fn a_huge_depth_stops_at_the_limit() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_left_as_it_was(dir.path(), "huge depth");
+}
+
+/// An input that is not a regular file is refused at once, without waiting for a
+/// writer to open the FIFO.
+#[test]
+fn an_input_that_is_not_a_file_is_refused_at_once() {
+    let dir = case(b"");
+    fs::remove_file(dir.path().join("input.txt")).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.path().join("input.txt"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let cases = [
+        ("input.txt", "input.txt: a FIFO (named pipe)"),
+        (".", ".: a folder"),
+        ("/dev/null", "/dev/null: a device"),
+    ];
+    for (input, found) in cases {
+        let out = run_within_a_minute(dir.path(), &["-i", input]);
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("reversi: {found}; expected a regular file (or - for standard input)\n")
+        );
+        assert!(fs::read(dir.path().join("output.txt")).unwrap() == OLD_OUTPUT);
+        assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"]);
+    }
 }

@@ -6,7 +6,7 @@ mod courses;
 mod uf;
 mod york;
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -148,6 +148,8 @@ enum EolArg {
 enum UsageError {
     #[error("{path}: no such file{hint}")]
     MissingInput { path: String, hint: &'static str },
+    #[error("{path}: {found}; expected a regular file (or - for standard input)")]
+    NotAFile { path: String, found: &'static str },
     #[error("{what}: {message}")]
     BadArgument { what: String, message: String },
     #[error(
@@ -223,14 +225,16 @@ fn display_name(path: &Path) -> String {
 
 /// Reads `path` (`-`: standard input), at most one byte more than
 /// [`MAX_INPUT_BYTES`], so that a parser can refuse a huge file without it being read
-/// whole. A missing file is bad input (exit 2); `hint` follows its message.
+/// whole. A missing file, or one that is not a regular file (a FIFO, a device, a
+/// folder), is bad input (exit 2), refused without waiting on it; `hint` follows the
+/// message of a missing file.
 fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     let limit = MAX_INPUT_BYTES as u64 + 1;
     let result = if path == Path::new("-") {
         io::stdin().lock().take(limit).read_to_end(&mut bytes)
     } else {
-        match File::open(path) {
+        match open_input(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(UsageError::MissingInput {
                     path: display_name(path),
@@ -239,11 +243,52 @@ fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
                 .into())
             }
             Err(e) => Err(e),
-            Ok(file) => file.take(limit).read_to_end(&mut bytes),
+            Ok(file) => match file.metadata() {
+                Ok(meta) if !meta.is_file() => {
+                    return Err(UsageError::NotAFile {
+                        path: display_name(path),
+                        found: file_kind(&meta.file_type()),
+                    }
+                    .into())
+                }
+                Ok(_) => file.take(limit).read_to_end(&mut bytes),
+                Err(e) => Err(e),
+            },
         }
     };
     result.with_context(|| format!("cannot read {}", display_name(path)))?;
     Ok(bytes)
+}
+
+/// Opens `path` for reading without waiting for a writer, should it be a FIFO.
+fn open_input(path: &Path) -> io::Result<File> {
+    let mut options = File::options();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(path)
+}
+
+/// What a file that is not a regular file is, for a message.
+fn file_kind(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
 }
 
 fn solve(args: &SolveArgs, max_bytes: u64, started: std::time::Instant) -> Result<()> {
