@@ -6,7 +6,8 @@
 //! `mmeval`, UF's example AI) and [`engine`] (our strong timed player) -> [`eval`] ->
 //! [`rules`] -> [`board`] (8x8 bitboards) and [`shaped_board`] (byte boards of any
 //! shape, with blocked cells). [`sandbox`] runs students' programs for the grader and the
-//! arena, confined and limited.
+//! arena, confined and limited. [`output_file`] (used by [`cli`], using none of the
+//! others) writes an output file whole or not at all, within a size limit.
 
 #![warn(missing_docs)]
 
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod eval;
 pub mod format;
 pub mod grader;
+pub mod output_file;
 pub mod rules;
 pub mod sandbox;
 pub mod shaped_board;

@@ -7,7 +7,7 @@ mod uf;
 mod york;
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,6 +22,7 @@ use thiserror::Error;
 use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
+use crate::output_file::{self, Sink, WriteError};
 
 mod tristate;
 mod umea;
@@ -37,6 +38,11 @@ pub struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     solve: SolveArgs,
+    /// Stop with exit 2 if the output (board and traverse log) would be larger than N
+    /// bytes, leaving the output file as it was.
+    // Not among SolveArgs: a case's `args` file has no use for it.
+    #[arg(long, value_name = "N", default_value_t = output_file::DEFAULT_MAX_BYTES)]
+    max_log_bytes: u64,
 }
 
 #[derive(Debug, Args)]
@@ -155,8 +161,20 @@ enum EolArg {
 enum UsageError {
     #[error("{path}: no such file{hint}")]
     MissingInput { path: String, hint: &'static str },
+    #[error("{path}: {found}; expected a regular file (or - for standard input)")]
+    NotAFile { path: String, found: &'static str },
     #[error("{what}: {message}")]
     BadArgument { what: String, message: String },
+    #[error(
+        "{path}: the output would be larger than the limit of {limit} bytes; {path} is left \
+         as it was (raise the limit with --max-log-bytes N)"
+    )]
+    OutputTooLarge { path: String, limit: u64 },
+    #[error(
+        "{path}: the output was cut at the limit of {limit} bytes (raise the limit with \
+         --max-log-bytes N)"
+    )]
+    OutputCut { path: String, limit: u64 },
 }
 
 /// Runs the program on the process's arguments and returns its exit status.
@@ -209,7 +227,7 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<()> {
     let started = std::time::Instant::now();
     match cli.command {
-        None => solve(&cli.solve, started),
+        None => solve(&cli.solve, cli.max_log_bytes, started),
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
         Some(Command::Grade(args)) => grade::grade(&args),
@@ -238,14 +256,16 @@ fn display_name(path: &Path) -> String {
 
 /// Reads `path` (`-`: standard input), at most one byte more than
 /// [`MAX_INPUT_BYTES`], so that a parser can refuse a huge file without it being read
-/// whole. A missing file is bad input (exit 2); `hint` follows its message.
+/// whole. A missing file, or one that is not a regular file (a FIFO, a device, a
+/// folder), is bad input (exit 2), refused without waiting on it; `hint` follows the
+/// message of a missing file.
 fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     let limit = MAX_INPUT_BYTES as u64 + 1;
     let result = if path == Path::new("-") {
         io::stdin().lock().take(limit).read_to_end(&mut bytes)
     } else {
-        match File::open(path) {
+        match open_input(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(UsageError::MissingInput {
                     path: display_name(path),
@@ -254,105 +274,92 @@ fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
                 .into())
             }
             Err(e) => Err(e),
-            Ok(file) => file.take(limit).read_to_end(&mut bytes),
+            Ok(file) => match file.metadata() {
+                Ok(meta) if !meta.is_file() => {
+                    return Err(UsageError::NotAFile {
+                        path: display_name(path),
+                        found: file_kind(&meta.file_type()),
+                    }
+                    .into())
+                }
+                Ok(_) => file.take(limit).read_to_end(&mut bytes),
+                Err(e) => Err(e),
+            },
         }
     };
     result.with_context(|| format!("cannot read {}", display_name(path)))?;
     Ok(bytes)
 }
 
-fn solve(args: &SolveArgs, started: std::time::Instant) -> Result<()> {
+/// Opens `path` for reading without waiting for a writer, should it be a FIFO.
+fn open_input(path: &Path) -> io::Result<File> {
+    let mut options = File::options();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(path)
+}
+
+/// What a file that is not a regular file is, for a message.
+fn file_kind(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
+}
+
+fn solve(args: &SolveArgs, max_bytes: u64, started: std::time::Instant) -> Result<()> {
     let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
     let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = args.style();
-    let problem = match request {
-        cs561::Request::Solve(problem) => problem,
+    let written = match request {
+        cs561::Request::Solve(problem) => output_file::write_to(&args.output, max_bytes, |sink| {
+            match sink {
+                Sink::Stream(out) => cs561::write_output_stream(&problem, style, out),
+                Sink::File(file) => cs561::write_output(&problem, style, file),
+            }
+            .map(drop)
+        }),
         cs561::Request::Compete(competition) => {
-            return write_to(&args.output, |out| {
-                cs561::write_competition(&competition, style, started, out).map(drop)
+            output_file::write_to(&args.output, max_bytes, |sink| {
+                cs561::write_competition(&competition, style, started, sink).map(drop)
             })
         }
     };
-    if args.output == Path::new("-") {
-        let stdout = io::stdout();
-        cs561::write_output_stream(&problem, style, stdout).context("cannot write <stdout>")?;
-        return Ok(());
-    }
-    let name = args.output.display();
-    if is_special_file(&args.output) {
-        // A device or a pipe (`/dev/null`, a FIFO) is written to, never replaced.
-        let device = fs::OpenOptions::new()
-            .write(true)
-            .open(&args.output)
-            .with_context(|| format!("cannot open {name}"))?;
-        cs561::write_output_stream(&problem, style, device)
-            .with_context(|| format!("cannot write {name}"))?;
-        return Ok(());
-    }
-    replace_file(&args.output, |file| {
-        cs561::write_output(&problem, style, file).map(drop)
-    })
-    .with_context(|| format!("cannot write {name}"))
+    written.map_err(|error| write_error(error, &args.output))
 }
 
-/// Whether `path` exists and is neither a regular file nor a folder (after links).
-fn is_special_file(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
-}
-
-/// Writes to standard output (`-`) or a device or pipe, or replaces the file `path`
-/// with what `write` writes.
-fn write_to(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
-    if path == Path::new("-") {
-        let mut stdout = io::stdout().lock();
-        return write(&mut stdout).context("cannot write <stdout>");
-    }
-    let name = path.display();
-    if is_special_file(path) {
-        let mut device = fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open {name}"))?;
-        return write(&mut device).with_context(|| format!("cannot write {name}"));
-    }
-    replace_file(path, |file| write(file)).with_context(|| format!("cannot write {name}"))
-}
-
-/// Writes a new file beside `path` with `write` and renames it over `path` only once
-/// complete, so that `path` is never partial and is left as it was on any failure.
-/// A link is followed: the file it points to is replaced, the link stays.
-fn replace_file(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
-    let resolved = fs::canonicalize(path).ok();
-    let path = resolved.as_deref().unwrap_or(path);
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
+/// The message and exit status of an output `path` that could not be written.
+fn write_error(error: WriteError, path: &Path) -> anyhow::Error {
+    let path = if path == Path::new("-") {
+        "<stdout>".into()
+    } else {
+        path.display().to_string()
     };
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".reversi-")
-        .tempfile_in(folder)?;
-    write(temporary.as_file_mut())?;
-    // A temporary file is private (0600): give the result the permissions of the
-    // file it replaces, or the usual ones of a new file.
-    match fs::metadata(path) {
-        Ok(existing) => temporary
-            .as_file()
-            .set_permissions(existing.permissions())?,
-        Err(_) => set_new_file_permissions(temporary.as_file())?,
+    match error {
+        WriteError::TooLarge {
+            limit,
+            in_place: false,
+        } => UsageError::OutputTooLarge { path, limit }.into(),
+        WriteError::TooLarge {
+            limit,
+            in_place: true,
+        } => UsageError::OutputCut { path, limit }.into(),
+        WriteError::Io(error) => anyhow::Error::new(error).context(format!("cannot write {path}")),
     }
-    temporary.as_file_mut().flush()?;
-    temporary.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_new_file_permissions(file: &File) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_new_file_permissions(_: &File) -> io::Result<()> {
-    Ok(())
 }

@@ -33,6 +33,13 @@ pub trait Trace {
     /// A node is printed with its current value and the window it holds. Minimax
     /// searches report the full window throughout.
     fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32);
+
+    /// Whether the sink has given up (its output failed): the search then returns at
+    /// once, its outcome meaningless. Asked once per node before its children.
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A sink that drops every line: a search without a log costs nothing for it.
@@ -193,6 +200,9 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
         let max = S::MAX;
         if self.is_leaf(board, depth, passes) {
             self.trace.node(name, depth, score, alpha, beta);
+            return score;
+        }
+        if self.trace.stopped() {
             return score;
         }
         let mut value = if max { -INFINITY } else { INFINITY };

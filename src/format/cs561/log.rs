@@ -87,7 +87,8 @@ impl Columns {
 
 /// Streams the traverse log to `W` (see the module documentation).
 ///
-/// The first I/O error stops all further writes; [`LogWriter::finish`] returns it.
+/// The first I/O error stops all further writes, and the search; [`LogWriter::finish`]
+/// returns it.
 pub struct LogWriter<C: Chunks> {
     out: C,
     buffer: Box<[u8]>,
@@ -285,6 +286,12 @@ impl<C: Chunks> Trace for LogWriter<C> {
             self.flush_buffer();
         }
     }
+
+    /// After an I/O error nothing more is written: the search may as well stop.
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.error.is_some()
+    }
 }
 
 #[cfg(test)]
@@ -349,5 +356,50 @@ mod tests {
             let (bytes, _) = writer.finish(false, |_| {}).unwrap();
             prop_assert_eq!(String::from_utf8(bytes).unwrap(), expected);
         }
+    }
+
+    /// Takes the first `room` bytes, then fails.
+    struct FullDisk {
+        room: usize,
+    }
+
+    impl io::Write for FullDisk {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                return Err(io::Error::other("disk full"));
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A log that cannot be written stops the search: a cut-off depth far past the
+    /// end of the game returns at once.
+    #[test]
+    fn a_write_error_stops_the_search() {
+        use crate::board::Geometry;
+        use crate::course_search::{search, LeafRule, SearchParams};
+        use crate::eval::Cs561;
+        let style = Style::default();
+        let mut writer = LogWriter::new(
+            FullDisk { room: 1 << 20 },
+            style,
+            Columns::ValueAlphaBeta,
+            b"",
+        );
+        let params = SearchParams {
+            depth: u32::MAX,
+            leaf_rule: LeafRule::PassAfterPass,
+            pruning: true,
+        };
+        search(Geometry::STANDARD.start(), params, &Cs561, &mut writer);
+        assert!(writer.stopped());
+        let error = writer.finish(false, |_| {}).err().unwrap();
+        assert_eq!(error.to_string(), "disk full");
     }
 }
