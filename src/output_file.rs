@@ -66,6 +66,19 @@ impl Write for Sink<'_> {
     }
 }
 
+/// Whether a replaced file is flushed to disk before it gets its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// `fsync` the file before it is named and the folder after the rename: the
+    /// output survives a power cut right after the program ends. Costs about as much
+    /// again as writing a large log (`make bench`).
+    Flushed,
+    /// Leave the flush to the kernel (ext4 still writes a file renamed over another
+    /// out at once). The file is whole or absent all the same; only a power cut can
+    /// lose it.
+    Cached,
+}
+
 /// Writes what `write` writes to standard output (`-`), to a device or pipe in place,
 /// or to a new file that replaces the file `path` once complete (see
 /// [`replace_file`]). Past `limit` bytes every write fails, and so does this, with
@@ -73,6 +86,7 @@ impl Write for Sink<'_> {
 pub fn write_to(
     path: &Path,
     limit: u64,
+    durability: Durability,
     write: impl FnOnce(Sink<'_>) -> io::Result<()>,
 ) -> Result<(), WriteError> {
     let too_large = |error: io::Error, in_place: bool| {
@@ -93,8 +107,10 @@ pub fn write_to(
         };
         return write(Sink::Stream(Limited::new(out, limit))).map_err(|e| too_large(e, true));
     }
-    replace_file(path, |file| write(Sink::File(Limited::new(file, limit))))
-        .map_err(|e| too_large(e, false))
+    replace_file(path, durability, |file| {
+        write(Sink::File(Limited::new(file, limit)))
+    })
+    .map_err(|e| too_large(e, false))
 }
 
 /// Whether `path` exists and is neither a regular file nor a folder (after links): a
@@ -107,10 +123,12 @@ pub fn is_special_file(path: &Path) -> bool {
 /// and the new content is on disk, so that `path` is never partial and is left as it
 /// was on any failure. A link is followed: the file it points to is replaced, the
 /// link stays. The new file keeps the permissions of the file it replaces; a file
-/// that did not exist gets `rw-r--r--`. The folder is flushed to disk after the
-/// rename. `write` gets an empty file at position 0.
+/// that did not exist gets `rw-r--r--`. With [`Durability::Flushed`], the file is
+/// flushed to disk before its rename and the folder after. `write` gets an empty
+/// file at position 0.
 pub fn replace_file(
     path: &Path,
+    durability: Durability,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
     let resolved = fs::canonicalize(path).ok();
@@ -122,11 +140,11 @@ pub fn replace_file(
     #[cfg(target_os = "linux")]
     if let Some(mut file) = unnamed::create_in(folder)? {
         write(&mut file)?;
-        finish(&file, path)?;
+        finish(&file, path, durability)?;
         let temporary = Temporary::make_in(folder, |name| unnamed::link(&file, name))?;
-        return temporary.rename_over(path, folder);
+        return temporary.rename_over(path, folder, durability);
     }
-    replace_file_named(path, folder, write)
+    replace_file_named(path, folder, durability, write)
 }
 
 /// [`replace_file`] through a named temporary in `folder`, removed on failure and by
@@ -134,6 +152,7 @@ pub fn replace_file(
 fn replace_file_named(
     path: &Path,
     folder: &Path,
+    durability: Durability,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut file = None;
@@ -143,18 +162,21 @@ fn replace_file_named(
     })?;
     let mut file = file.expect("the file was created with its name");
     write(&mut file)?;
-    finish(&file, path)?;
-    temporary.rename_over(path, folder)
+    finish(&file, path, durability)?;
+    temporary.rename_over(path, folder, durability)
 }
 
 /// Gives the new `file` the permissions of `path`, or those of a new file, and
-/// flushes it to disk.
-fn finish(file: &File, path: &Path) -> io::Result<()> {
+/// flushes it to disk if asked.
+fn finish(file: &File, path: &Path, durability: Durability) -> io::Result<()> {
     match fs::metadata(path) {
         Ok(existing) => file.set_permissions(existing.permissions())?,
         Err(_) => set_new_file_permissions(file)?,
     }
-    file.sync_all()
+    match durability {
+        Durability::Flushed => file.sync_all(),
+        Durability::Cached => Ok(()),
+    }
 }
 
 /// Gives `file` the usual permissions of a new file, `rw-r--r--` (a temporary file
@@ -197,11 +219,14 @@ impl Temporary {
     }
 
     /// Renames the temporary over `path` and flushes `folder`, which holds both, to
-    /// disk.
-    fn rename_over(mut self, path: &Path, folder: &Path) -> io::Result<()> {
+    /// disk if asked.
+    fn rename_over(mut self, path: &Path, folder: &Path, durability: Durability) -> io::Result<()> {
         fs::rename(&self.path, path)?;
         self.renamed = true;
-        sync_folder(folder)
+        match durability {
+            Durability::Flushed => sync_folder(folder),
+            Durability::Cached => Ok(()),
+        }
     }
 }
 
@@ -484,7 +509,7 @@ mod tests {
     fn a_file_is_written_without_a_name_then_named() {
         let folder = tempfile::tempdir().unwrap();
         let target = folder.path().join("output.txt");
-        replace_file(&target, |file| {
+        replace_file(&target, Durability::Flushed, |file| {
             assert!(names_in(folder.path()).is_empty(), "no name while writing");
             file.write_all(b"new")
         })
@@ -504,14 +529,14 @@ mod tests {
         let target = folder.path().join("output.txt");
         fs::write(&target, b"old").unwrap();
         fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
-        let failed = replace_file_named(&target, folder.path(), |file| {
+        let failed = replace_file_named(&target, folder.path(), Durability::Flushed, |file| {
             file.write_all(b"partial")?;
             Err(io::Error::other("disk full"))
         });
         assert_eq!(failed.unwrap_err().to_string(), "disk full");
         assert_eq!(fs::read(&target).unwrap(), b"old");
         assert_eq!(names_in(folder.path()), ["output.txt"]);
-        replace_file_named(&target, folder.path(), |file| {
+        replace_file_named(&target, folder.path(), Durability::Flushed, |file| {
             let names = names_in(folder.path());
             assert_eq!(names.len(), 2, "{names:?}");
             assert!(names[0].starts_with(".reversi-"), "{names:?}");
@@ -534,10 +559,15 @@ mod tests {
             return;
         };
         let folder = PathBuf::from(folder);
-        let _ = replace_file_named(&folder.join("output.txt"), &folder, |file| loop {
-            file.write_all(b"more")?;
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        });
+        let _ = replace_file_named(
+            &folder.join("output.txt"),
+            &folder,
+            Durability::Cached,
+            |file| loop {
+                file.write_all(b"more")?;
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            },
+        );
     }
 
     #[cfg(unix)]
@@ -597,7 +627,10 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let target = folder.path().join("output.txt");
         fs::write(&target, b"old").unwrap();
-        let error = write_to(&target, 3, |mut sink| sink.write_all(b"four")).unwrap_err();
+        let error = write_to(&target, 3, Durability::Flushed, |mut sink| {
+            sink.write_all(b"four")
+        })
+        .unwrap_err();
         assert!(matches!(
             error,
             WriteError::TooLarge {
@@ -612,7 +645,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_device_past_the_limit_gets_the_first_bytes() {
-        let error = write_to(Path::new("/dev/null"), 3, |mut sink| {
+        let error = write_to(Path::new("/dev/null"), 3, Durability::Cached, |mut sink| {
             assert!(matches!(sink, Sink::Stream(_)));
             sink.write_all(b"four")
         })

@@ -215,3 +215,16 @@ fn an_input_that_is_not_a_file_is_refused_at_once() {
         assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"]);
     }
 }
+
+#[test]
+fn fsync_writes_the_same_bytes() {
+    let official = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017/case4");
+    let dir = case(&fs::read(official.join("input.txt")).unwrap());
+    let output = run_within_a_minute(dir.path(), &["--fsync"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        fs::read(dir.path().join("output.txt")).unwrap(),
+        fs::read(official.join("output.txt")).unwrap()
+    );
+    assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"]);
+}

@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
-use crate::output_file::{self, Sink, WriteError};
+use crate::output_file::{self, Durability, Sink, WriteError};
 
 mod tristate;
 mod umea;
@@ -43,6 +43,10 @@ pub struct Cli {
     // Not among SolveArgs: a case's `args` file has no use for it.
     #[arg(long, value_name = "N", default_value_t = output_file::DEFAULT_MAX_BYTES)]
     max_log_bytes: u64,
+    /// Flush the output file to disk (fsync) before it replaces output.txt, so that
+    /// it survives a power cut; about doubles the time of a large log.
+    #[arg(long)]
+    fsync: bool,
 }
 
 #[derive(Debug, Args)]
@@ -227,7 +231,14 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 pub fn run(cli: Cli) -> Result<()> {
     let started = std::time::Instant::now();
     match cli.command {
-        None => solve(&cli.solve, cli.max_log_bytes, started),
+        None => {
+            let durability = if cli.fsync {
+                Durability::Flushed
+            } else {
+                Durability::Cached
+            };
+            solve(&cli.solve, cli.max_log_bytes, durability, started)
+        }
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
         Some(Command::Grade(args)) => grade::grade(&args),
@@ -322,21 +333,28 @@ fn file_kind(kind: &fs::FileType) -> &'static str {
     }
 }
 
-fn solve(args: &SolveArgs, max_bytes: u64, started: std::time::Instant) -> Result<()> {
+fn solve(
+    args: &SolveArgs,
+    max_bytes: u64,
+    durability: Durability,
+    started: std::time::Instant,
+) -> Result<()> {
     let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
     let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
     let style = args.style();
     let written = match request {
-        cs561::Request::Solve(problem) => output_file::write_to(&args.output, max_bytes, |sink| {
-            match sink {
-                Sink::Stream(out) => cs561::write_output_stream(&problem, style, out),
-                Sink::File(file) => cs561::write_output(&problem, style, file),
-            }
-            .map(drop)
-        }),
+        cs561::Request::Solve(problem) => {
+            output_file::write_to(&args.output, max_bytes, durability, |sink| {
+                match sink {
+                    Sink::Stream(out) => cs561::write_output_stream(&problem, style, out),
+                    Sink::File(file) => cs561::write_output(&problem, style, file),
+                }
+                .map(drop)
+            })
+        }
         cs561::Request::Compete(competition) => {
-            output_file::write_to(&args.output, max_bytes, |sink| {
+            output_file::write_to(&args.output, max_bytes, durability, |sink| {
                 cs561::write_competition(&competition, style, started, sink).map(drop)
             })
         }
