@@ -214,6 +214,29 @@ fn an_input_that_is_not_a_file_is_refused_at_once() {
         assert!(fs::read(dir.path().join("output.txt")).unwrap() == OLD_OUTPUT);
         assert_eq!(file_names(dir.path()), ["input.txt", "output.txt"]);
     }
+    // The courses' board files too.
+    for args in [
+        &["tristate", "input.txt"][..],
+        &[
+            "uf",
+            "move",
+            "--color",
+            "black",
+            "--depth",
+            "1",
+            "input.txt",
+        ],
+        &["york", "--player", "1", "--depth", "1", "input.txt"],
+    ] {
+        let out = run_within_a_minute(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8(out.stderr)
+                .unwrap()
+                .contains("input.txt: a FIFO (named pipe); expected a regular file"),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]

@@ -271,8 +271,12 @@ fn display_name(path: &Path) -> String {
 /// folder), is bad input (exit 2), refused without waiting on it; `hint` follows the
 /// message of a missing file.
 fn read_input(path: &Path, hint: &'static str) -> Result<Vec<u8>> {
+    read_input_up_to(path, MAX_INPUT_BYTES as u64 + 1, hint)
+}
+
+/// Reads `path` (`-`: standard input) as [`read_input`] does, at most `limit` bytes.
+fn read_input_up_to(path: &Path, limit: u64, hint: &'static str) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    let limit = MAX_INPUT_BYTES as u64 + 1;
     let result = if path == Path::new("-") {
         io::stdin().lock().take(limit).read_to_end(&mut bytes)
     } else {

@@ -1,14 +1,13 @@
 //! `reversi tristate FILE`: one move for CSU CS440 "Tri-state Othello".
 
-use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 
-use super::{display_name, UsageError};
+use super::{display_name, read_input_up_to, UsageError};
 use crate::engine::deadline_for;
 use crate::engine::shaped::think_grid;
 use crate::format::tristate::{self, Base, Coords, Notation, MAX_CELLS};
@@ -108,26 +107,11 @@ pub(super) fn run(args: TristateArgs, started: Instant) -> Result<()> {
     Ok(())
 }
 
-/// Reads a board file, refusing one far larger than the largest board accepted.
+/// Reads a board file (a regular file, or `-`), refusing one far larger than the
+/// largest board accepted.
 fn read_board_file(path: &Path, name: &str) -> Result<Vec<u8>> {
     let limit = MAX_CELLS as u64 * 4 + 4096;
-    let mut bytes = Vec::new();
-    let result = if path == Path::new("-") {
-        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
-    } else {
-        match File::open(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(UsageError::BadArgument {
-                    what: name.into(),
-                    message: "no such file".into(),
-                }
-                .into())
-            }
-            Err(e) => Err(e),
-            Ok(file) => file.take(limit + 1).read_to_end(&mut bytes),
-        }
-    };
-    result.with_context(|| format!("cannot read {name}"))?;
+    let bytes = read_input_up_to(path, limit + 1, "")?;
     if bytes.len() as u64 > limit {
         return Err(UsageError::BadArgument {
             what: name.into(),
