@@ -228,7 +228,7 @@ fn an_input_that_is_not_a_file_is_refused_at_once() {
         ],
         &["york", "--player", "1", "--depth", "1", "input.txt"],
     ] {
-        let out = run_within_a_minute(dir.path(), &args);
+        let out = run_within_a_minute(dir.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             String::from_utf8(out.stderr)
