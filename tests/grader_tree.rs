@@ -136,13 +136,45 @@ fn command_line() {
         .unwrap();
     assert!(status.success());
     assert!(fs::read_to_string(&out).unwrap().contains("<svg"));
-    let nothing = Command::new(bin).arg("tree").output().unwrap();
-    assert_eq!(nothing.status.code(), Some(2));
     let text = Command::new(bin)
         .args(["tree", &input, "--text"])
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&text.stdout).starts_with("root MAX"));
+}
+
+#[test]
+fn without_an_input_argument_it_reads_input_txt_like_the_solver() {
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let dir = tempfile::tempdir().unwrap();
+    let missing = Command::new(bin)
+        .args(["tree", "--text"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&missing.stderr),
+        "reversi: input.txt: no such file (name an input file, a log with --log PATH, or both)\n"
+    );
+    fs::write(
+        dir.path().join("input.txt"),
+        case("handout/s2017-example/input.txt"),
+    )
+    .unwrap();
+    let found = Command::new(bin)
+        .args(["tree", "--text"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(found.status.success());
+    let named = Command::new(bin)
+        .args(["tree", "input.txt", "--text"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(found.stdout, named.stdout);
+    assert!(String::from_utf8_lossy(&found.stdout).contains("pruned: e3 c5"));
 }
 
 #[test]

@@ -69,9 +69,12 @@ pub enum GraderUsageError {
         /// The input file.
         path: String,
     },
-    /// `tree` was given neither an input nor a log.
-    #[error("name an input file, a log (--log PATH), or both")]
-    NothingToDraw,
+    /// `tree` was given no input and there is no `input.txt` in the current folder.
+    #[error("{path}: no such file (name an input file, a log with --log PATH, or both)")]
+    NoInput {
+        /// The input looked for.
+        path: String,
+    },
     /// `gen --out` names a folder that already holds files.
     #[error("{path}: the folder is not empty; name a new or empty folder with --out")]
     OutNotEmpty {
@@ -494,10 +497,14 @@ pub fn gen(args: &GenArgs) -> Result<()> {
     print_out(&text)
 }
 
+/// The input `tree` reads when none is named, as the solver does.
+const DEFAULT_INPUT: &str = "input.txt";
+
 /// Arguments of `reversi tree`.
 #[derive(Debug, Args)]
 pub struct TreeArgs {
-    /// The input to solve and draw; with --log, only its board is used (to show
+    /// The input to solve and draw [default: ./input.txt, like the solver; with
+    /// --log, used only if it exists]. With --log, only its board is used (to show
     /// the board at every node and name pruned moves).
     input: Option<PathBuf>,
     /// Draw this output file's log (a student's, say) instead of solving the input.
@@ -519,7 +526,12 @@ pub struct TreeArgs {
 
 /// `reversi tree`: writes the page (or prints the outline).
 pub fn tree(args: &TreeArgs) -> Result<()> {
-    let problem = match &args.input {
+    let default_input = Path::new(DEFAULT_INPUT);
+    let input = match &args.input {
+        Some(path) => Some(path.as_path()),
+        None => default_input.exists().then_some(default_input),
+    };
+    let problem = match input {
         Some(path) => {
             let bytes = read(path)?;
             let dialect = args.dialect.map(Dialect::from);
@@ -530,7 +542,7 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
     let (output, title) = match (&args.log, &problem) {
         (Some(log), _) => (read(log)?, format!("Traverse log of {}", log.display())),
         (None, Some(problem)) => {
-            let input = args.input.as_deref().unwrap_or(Path::new("input"));
+            let input = input.unwrap_or(default_input);
             if problem.task == cs561::Task::Greedy {
                 let path = input.display().to_string();
                 return Err(GraderUsageError::GreedyHasNoLog { path }.into());
@@ -544,7 +556,10 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
             );
             (bytes, title)
         }
-        (None, None) => return Err(GraderUsageError::NothingToDraw.into()),
+        (None, None) => {
+            let path = DEFAULT_INPUT.to_string();
+            return Err(GraderUsageError::NoInput { path }.into());
+        }
     };
     let text = String::from_utf8_lossy(&output);
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
