@@ -520,7 +520,7 @@
     const board = boardOf(n);
     if (board) {
       detail.appendChild(el("p", "", board.legal ? "The board here, " + board.player + " to move (" +
-        (board.move >= 0 ? name(n) + " and the discs it turned are marked" : "no move placed") + "):" : "No board: a move on the way here is not legal."));
+        (board.move >= 0 ? name(n) + " ringed red, the discs it turned yellow" : "no move placed") + "):" : "No board: a move on the way here is not legal."));
       if (board.legal) detail.appendChild(drawBoard(board));
     } else {
       detail.appendChild(el("p", "", "Boards need the input file."));
