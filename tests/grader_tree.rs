@@ -226,6 +226,13 @@ fn a_broken_log_is_refused() {
         Tree::from_output("Node,Depth,Value,Alpha,Beta\n", None, &everything()),
         Err(TreeError::Empty)
     );
+    let escaped = "Node,Depth,Value,Alpha,Beta\nroot,0,1\n\u{1b}[2J,3,1";
+    assert_eq!(
+        Tree::from_output(escaped, None, &everything())
+            .unwrap_err()
+            .to_string(),
+        "line 3: \\u{1b}[2J at depth 3 has no parent at depth 2"
+    );
 }
 
 #[test]
@@ -411,4 +418,29 @@ fn a_difference_past_the_node_limit_is_focused_on() {
     );
     let outline = String::from_utf8(outline.stdout).unwrap();
     assert!(outline.contains("  e6 MIN #12 [31: Infinity,-3,Infinity | 33: 0,-3,0 | 35: 0,-3,0 | 37: -3,-3,7] DIFFERS"), "{outline}");
+}
+
+#[test]
+fn a_difference_outside_the_log_is_explained_in_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = case("handout/s2017-example/output.txt");
+    let mut board = ours.split("\r\n").collect::<Vec<_>>();
+    board[1] = "***X****";
+    fs::write(dir.path().join("board.txt"), board.join("\r\n")).unwrap();
+    fs::write(dir.path().join("lf.txt"), ours.replace("\r\n", "\n")).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let page = |log: &str| {
+        let out = reversi(&["tree", &input, "--log", log, "-o", "-"], dir.path());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let board = page("board.txt");
+    assert!(board.contains(
+        "<div class=\"difference\" id=\"difference\">First difference from our output: \
+         line 2: wrong next board</div>\n<div class=\"note\">the next board is the one after d3"
+    ));
+    assert!(board.contains("\"differs\":-1,"));
+    assert!(page("lf.txt").contains(
+        "<div class=\"note\">The same lines as our output, but not the same bytes: expected \
+         CRLF"
+    ));
 }

@@ -602,17 +602,23 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
             ));
         }
         let report = check::check_with_input(&solve(problem), &output, false, Some(root));
-        comparison = report.difference.and_then(|d| {
-            Some(page::Comparison {
-                line: d.line?,
-                expected: d.expected,
-                actual: d.actual,
-                mistake: d.mistake.map(|m| m.label().to_string()),
-                explanation: d.explanation,
-            })
-        });
-        if report.identical {
-            notes.push("Identical to our output.".to_string());
+        match report.difference {
+            None => notes.push("Identical to our output.".to_string()),
+            Some(d) => match d.line {
+                Some(line) => {
+                    comparison = Some(page::Comparison {
+                        line,
+                        expected: d.expected,
+                        actual: d.actual,
+                        mistake: d.mistake.map(|m| m.label().to_string()),
+                        explanation: d.explanation,
+                    })
+                }
+                None => notes.push(format!(
+                    "The same lines as our output, but not the same bytes: {}",
+                    d.explanation
+                )),
+            },
         }
     }
     let mut drawn =

@@ -355,13 +355,15 @@ impl Tree {
             }
             if level == 0 && tree.visits > 0 {
                 return Err(bad(format!(
-                    "{name} at depth 0: a log has one root, printed first and last"
+                    "{} at depth 0: a log has one root, printed first and last",
+                    printable(name)
                 )));
             }
             tree.close_to(&mut stack, level);
             if stack.len() != level {
                 return Err(bad(format!(
-                    "{name} at depth {depth} has no parent at depth {}",
+                    "{} at depth {depth} has no parent at depth {}",
+                    printable(name),
                     level - 1
                 )));
             }

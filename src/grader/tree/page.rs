@@ -297,6 +297,14 @@ pub fn html(tree: &Tree, root: Option<Position>, text: &PageText) -> String {
             "<div class=\"difference\" id=\"difference\">{}</div>",
             escape(&difference_heading(tree, comparison))
         );
+        // No node to open on (the next board differs): the explanation goes here.
+        if tree.differs.is_none() {
+            let _ = writeln!(
+                notes,
+                "<div class=\"note\">{}</div>",
+                escape(&comparison.explanation)
+            );
+        }
     }
     for warning in &text.warnings {
         let _ = writeln!(notes, "<div class=\"warning\">{}</div>", escape(warning));
