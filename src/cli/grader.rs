@@ -566,8 +566,12 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
                 let path = input.display().to_string();
                 return Err(GraderUsageError::GreedyHasNoLog { path }.into());
             }
+            let search = match problem.task {
+                cs561::Task::Minimax => "Minimax",
+                _ => "Alpha-beta",
+            };
             let title = format!(
-                "Alpha-beta tree of {}: {} to move, depth {}",
+                "{search} tree of {}: {} to move, depth {}",
                 input.display(),
                 char::from(problem.player.symbol()),
                 problem.depth

@@ -448,13 +448,14 @@
     stepStatus.appendChild(document.createTextNode("line " + printLine[step] + " (" + (step + 1) + " of " + P + "): " +
       name(n) + "," + depth[n] + "," + f.join(",") + " — "));
     if (before < 0) {
-      stepStatus.appendChild(document.createTextNode("enters " + pathText(n) + " with α " + short(f[1]) + ", β " + short(f[2])));
+      const window = f.length >= 3 ? " with α " + short(f[1]) + ", β " + short(f[2]) : "";
+      stepStatus.appendChild(document.createTextNode("enters " + pathText(n) + window));
       return;
     }
     const was = fieldsOf(before);
     const changes = [];
     const labels = ["v", "α", "β"];
-    for (let i = 0; i < 3; i++) if (was[i] !== f[i]) changes.push(labels[i] + " " + short(was[i]) + " → " + short(f[i]));
+    for (let i = 0; i < Math.min(3, f.length); i++) if (was[i] !== f[i]) changes.push(labels[i] + " " + short(was[i]) + " → " + short(f[i]));
     const span = el("span", "changed", changes.length ? changes.join(", ") : "no change");
     stepStatus.appendChild(document.createTextNode("back at " + pathText(n) + ": "));
     stepStatus.appendChild(span);
