@@ -22,10 +22,13 @@ run: build
 	  else echo "(DIFFERS from $(EXAMPLE)/output.txt)"; exit 1; fi; \
 	  rm -rf $$dir
 
-# The hostile-program tests need bubblewrap, the sandbox students' programs run in:
-# installed from Debian's packages when missing (as root).
+# The hostile-program tests need bubblewrap, the sandbox students' programs run in;
+# the tree page's tests need headless Chromium and chromedriver: installed from
+# Debian's packages when missing (as root).
 test:
 	command -v bwrap >/dev/null || { apt-get update && apt-get install -y bubblewrap; }
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get update && apt-get install -y chromium chromium-driver; }
 	$(CARGO) test --locked
 
 # Draw the alpha-beta tree of an input as HTML, then screenshot it with headless

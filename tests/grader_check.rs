@@ -300,8 +300,8 @@ fn any_broken_line_is_explained() {
                 );
                 let difference = report.difference.unwrap();
                 assert!(difference.line.is_some() && !difference.explanation.is_empty());
-                let lines: Vec<&str> = variant.iter().map(String::as_str).collect();
-                let _ = reversi::grader::tree::Tree::from_output(&lines, None, 4);
+                let _ =
+                    reversi::grader::tree::Tree::from_output(&actual, None, &Default::default());
             }
         }
     }

@@ -1,5 +1,7 @@
-//! `reversi tree`: the structure of the rebuilt tree and of its SVG, collapsing, and
-//! drawing a log without an input or with a wrong move.
+//! `reversi tree`: the rebuilt tree (outline snapshots), its cut-offs, the limits
+//! (depth, focus, node count), drawing a log without an input or with a wrong move,
+//! the page's structure and escaping, and the command line. The pages in a real
+//! browser: `tests/tree_browser.rs`.
 
 use std::fs;
 use std::process::Command;
@@ -8,150 +10,332 @@ use reversi::format::cs561;
 use reversi::format::Style;
 use reversi::grader::batch::solve_problem;
 use reversi::grader::replay::Position;
-use reversi::grader::tree::{html, svg, Tree};
+use reversi::grader::tree::page::{data, html, PageText};
+use reversi::grader::tree::{parse_path, Limits, Tree, TreeError};
 
-fn case(path: &str) -> Vec<u8> {
-    fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+fn case(path: &str) -> String {
+    fs::read_to_string(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 
-/// The tree of a case's input, solved by our solver, drawn to `collapse_below`.
-fn tree_of(input: &str, collapse_below: u32) -> Tree {
-    let problem = cs561::parse(&case(input), None).unwrap();
+fn case_path(path: &str) -> String {
+    format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Our output for an input, and the input's root position.
+fn solved(input: &str) -> (String, Position) {
+    let problem = cs561::parse(input.as_bytes(), None).unwrap();
     let output = String::from_utf8(solve_problem(&problem, Style::default())).unwrap();
-    let lines: Vec<&str> = output.split("\r\n").collect();
-    let root = Position::root(&problem);
-    Tree::from_output(&lines, Some(root), collapse_below).unwrap()
+    (output, Position::root(&problem))
+}
+
+/// The tree of a case's input, solved by our solver, with `limits`.
+fn tree_of(input: &str, limits: &Limits) -> Tree {
+    let (output, root) = solved(&case(input));
+    Tree::from_output(&output, Some(root), limits).unwrap()
+}
+
+fn everything() -> Limits {
+    Limits::default()
+}
+
+fn node_at(tree: &Tree, path: &str) -> usize {
+    (0..tree.nodes.len())
+        .find(|&n| tree.path_text(n) == path)
+        .unwrap_or_else(|| panic!("no node {path}"))
 }
 
 #[test]
 fn handout_example_outline() {
-    // c4 is cut off after c3: e3 and c5 are named as pruned.
-    insta::assert_snapshot!(tree_of("handout/s2017-example/input.txt", 4).outline());
+    // c4 is cut off after c3, which is marked as the cause: e3 and c5 are skipped.
+    // f5 and e6 cut off on their last child: said so, nothing skipped.
+    insta::assert_snapshot!(tree_of("handout/s2017-example/input.txt", &everything()).outline());
 }
 
 #[test]
 fn pass_chain_outline() {
-    insta::assert_snapshot!(tree_of("cs561/s2017/case4/input.txt", 4).outline());
+    insta::assert_snapshot!(tree_of("cs561/s2017/case4/input.txt", &everything()).outline());
 }
 
 #[test]
-fn small_tree_svg() {
-    insta::assert_snapshot!(svg(&tree_of("cs561/s2017/case1/input.txt", 4)));
-}
-
-#[test]
-fn the_page_is_self_contained() {
-    let page = html(
-        &tree_of("handout/s2017-example/input.txt", 4),
-        "example <1>",
-        Some("a note & more"),
-    );
-    assert!(page.starts_with("<!DOCTYPE html>"));
-    assert!(page.contains("<title>example &lt;1&gt;</title>"));
-    assert!(page.contains(r#"<div class="note">a note &amp; more</div>"#));
-    let outside = page.replace("http://www.w3.org/2000/svg", "");
-    for reference in ["http:", "https:", "src=", "<link", "@import", "url("] {
-        assert!(!outside.contains(reference), "{reference}");
-    }
-    assert_eq!(page.matches("<g class=\"node").count(), 15);
-    assert_eq!(page.matches("data-board=").count(), 15);
+fn cut_offs_name_their_cause_and_the_moves_skipped() {
+    let tree = tree_of("handout/s2017-example/input.txt", &everything());
+    let c4 = node_at(&tree, "root > c4");
+    let cut = tree.nodes[c4].cut.as_ref().unwrap();
+    assert_eq!(cut.by_node, Some(node_at(&tree, "root > c4 > c3")));
     assert_eq!(
-        page.matches("class=\"node max leaf chosen\"").count(),
-        1,
-        "c3 ends the chosen line"
+        cut.skipped.as_deref(),
+        Some(&["e3".to_string(), "c5".into()][..])
     );
+    assert_eq!(
+        tree.cut_text(c4).unwrap(),
+        "c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched"
+    );
+    let f5 = node_at(&tree, "root > f5");
+    assert_eq!(
+        tree.cut_text(f5).unwrap(),
+        "f6 returned -3 <= alpha -3 at this MIN node: f6 was its last move, so none was skipped"
+    );
+    assert!(tree.nodes[node_at(&tree, "root > d3")].cut.is_none());
+    assert!(tree.nodes[0].cut.is_none(), "the root never cuts off");
 }
 
 #[test]
-fn deep_trees_collapse_below_a_depth() {
-    let full = tree_of("cs561/s2017/case3/input.txt", 10);
-    let collapsed = tree_of("cs561/s2017/case3/input.txt", 1);
-    assert_eq!(
-        full.root.size(),
-        collapsed.root.size(),
-        "every node is counted"
-    );
-    assert!(collapsed
-        .root
-        .children
+fn nodes_keep_every_line_and_the_order_of_their_visits() {
+    let tree = tree_of("handout/s2017-example/input.txt", &everything());
+    assert_eq!((tree.visits, tree.log_lines), (15, 29));
+    let visits: Vec<u64> = tree.nodes.iter().map(|n| n.visit).collect();
+    assert_eq!(visits, (1..=15).collect::<Vec<u64>>());
+    let d3 = node_at(&tree, "root > d3");
+    let lines: Vec<usize> = tree.nodes[d3]
+        .prints
         .iter()
-        .all(|c| c.children.is_empty()));
-    insta::assert_snapshot!(collapsed.outline());
+        .map(|&p| tree.prints[p].line)
+        .collect();
+    assert_eq!(lines, [11, 13, 15, 17]);
+}
+
+#[test]
+fn a_depth_limit_counts_the_deeper_nodes_on_their_ancestors() {
+    let full = tree_of("cs561/s2017/case3/input.txt", &everything());
+    let limits = Limits {
+        depth: Some(1),
+        ..everything()
+    };
+    let shallow = tree_of("cs561/s2017/case3/input.txt", &limits);
+    assert_eq!(full.visits, shallow.visits);
+    assert_eq!(
+        shallow.nodes.len() as u64 + shallow.dropped.depth,
+        full.nodes.len() as u64
+    );
+    assert!(shallow.nodes.iter().all(|n| n.depth <= 1));
+    let counted: u64 = shallow.nodes.iter().map(|n| n.hidden).sum();
+    assert_eq!(counted, shallow.dropped.depth);
+    insta::assert_snapshot!(shallow.outline());
+}
+
+#[test]
+fn a_focus_keeps_the_path_its_neighbours_and_the_subtree() {
+    let limits = Limits {
+        focus: parse_path("root > c4 > c3"),
+        ..everything()
+    };
+    let tree = tree_of("handout/s2017-example/input.txt", &limits);
+    let names: Vec<String> = (0..tree.nodes.len()).map(|n| tree.path_text(n)).collect();
+    assert_eq!(
+        names,
+        [
+            "root",
+            "root > d3",
+            "root > c4",
+            "root > c4 > c3",
+            "root > f5",
+            "root > e6"
+        ]
+    );
+    assert_eq!(tree.focus, Some(3));
+    assert_eq!(tree.dropped.focus, 9);
+    assert_eq!(tree.nodes[node_at(&tree, "root > d3")].hidden, 3);
+    assert_eq!(parse_path("d3 c3"), parse_path("d3,c3"));
+    let missing = Limits {
+        focus: parse_path("d3 h8"),
+        ..everything()
+    };
+    let (output, root) = solved(&case("handout/s2017-example/input.txt"));
+    assert_eq!(
+        Tree::from_output(&output, Some(root), &missing)
+            .unwrap_err()
+            .to_string(),
+        "--focus d3 h8: root > d3 has no child h8 (its children: c3, e3, c5)"
+    );
+    let too_deep = Limits {
+        depth: Some(1),
+        ..limits
+    };
+    assert!(matches!(
+        Tree::from_output(&output, Some(root), &too_deep),
+        Err(TreeError::FocusBelowDepth { .. })
+    ));
+}
+
+#[test]
+fn a_node_limit_keeps_the_first_nodes_with_all_their_lines() {
+    let limits = Limits {
+        max_nodes: 4,
+        ..everything()
+    };
+    let tree = tree_of("handout/s2017-example/input.txt", &limits);
+    assert_eq!(tree.nodes.len(), 4);
+    assert_eq!(tree.dropped.count, 11);
+    // The root and d3 keep every line they printed, also those after the limit.
+    assert_eq!(tree.nodes[0].prints.len(), 5);
+    assert_eq!(tree.nodes[0].hidden, 3 + 7, "c4, f5, e6 and their children");
+    assert_eq!(tree.nodes[1].hidden, 1, "c5");
+    assert_eq!(
+        tree.nodes[0].cut, None,
+        "a root never cuts off, kept or not"
+    );
 }
 
 #[test]
 fn a_students_log_without_the_input() {
     // The handout's typo: c4 prints beta already updated; no boards, so the cut-off
-    // is shown without the names of the pruned moves.
-    let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
-    let text = text.replace("c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
-    let lines: Vec<&str> = text.split("\r\n").collect();
-    let tree = Tree::from_output(&lines, None, 4).unwrap();
-    let c4 = &tree.root.children[1];
-    assert!(c4.cut && c4.pruned.is_empty() && c4.board.is_none());
+    // is shown without the names of the moves it skipped.
+    let text =
+        case("handout/s2017-example/output.txt").replace("c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
+    let tree = Tree::from_output(&text, None, &everything()).unwrap();
+    let c4 = node_at(&tree, "root > c4");
+    assert!(tree.nodes[c4].position.is_none());
+    assert_eq!(tree.nodes[c4].cut.as_ref().unwrap().skipped, None);
     assert_eq!(
-        c4.pruned_label().as_deref(),
-        Some("✂ cut-off: the rest is pruned")
+        tree.cut_text(c4).unwrap(),
+        "c3 returned -3 <= alpha -3 at this MIN node: the moves after it, if any, were not \
+         searched (the input names them)"
     );
 }
 
 #[test]
 fn an_illegal_move_has_no_board() {
-    let problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
-    let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
-    let text = text.replace("e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
-    let lines: Vec<&str> = text.split("\r\n").collect();
-    let root = Position::root(&problem);
-    let tree = Tree::from_output(&lines, Some(root), 4).unwrap();
-    let d3 = &tree.root.children[0];
-    assert!(d3.board.is_some() && d3.children[1].name == "a1" && d3.children[1].board.is_none());
+    let input = case("handout/s2017-example/input.txt");
+    let problem = cs561::parse(input.as_bytes(), None).unwrap();
+    let text = case("handout/s2017-example/output.txt")
+        .replace("e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
+    let tree = Tree::from_output(&text, Some(Position::root(&problem)), &everything()).unwrap();
+    let a1 = node_at(&tree, "root > d3 > a1");
+    assert!(tree.nodes[a1].illegal && tree.nodes[a1].position.is_none());
+    assert!(tree
+        .outline()
+        .contains("    a1 MAX #4 [14: 0,-Infinity,-3] not-a-legal-move\n"));
 }
 
 #[test]
 fn a_broken_log_is_refused() {
-    let lines = [
-        "Node,Depth,Value,Alpha,Beta",
-        "root,0,-Infinity,-Infinity,Infinity",
-        "c3,2,1,2,3",
-    ];
-    let error = Tree::from_output(&lines, None, 4).unwrap_err();
+    let text = "Node,Depth,Value,Alpha,Beta\nroot,0,-Infinity,-Infinity,Infinity\nc3,2,1,2,3";
+    let error = Tree::from_output(text, None, &everything()).unwrap_err();
     assert_eq!(
         error.to_string(),
         "line 3: c3 at depth 2 has no parent at depth 1"
     );
+    let no_depth = "Node,Depth,Value,Alpha,Beta\nroot,x,1";
+    assert_eq!(
+        Tree::from_output(no_depth, None, &everything())
+            .unwrap_err()
+            .to_string(),
+        "line 2: expected name,depth,value,..."
+    );
+    assert_eq!(
+        Tree::from_output("Node,Depth,Value,Alpha,Beta\n", None, &everything()),
+        Err(TreeError::Empty)
+    );
+    let escaped = "Node,Depth,Value,Alpha,Beta\nroot,0,1\n\u{1b}[2J,3,1";
+    assert_eq!(
+        Tree::from_output(escaped, None, &everything())
+            .unwrap_err()
+            .to_string(),
+        "line 3: \\u{1b}[2J at depth 3 has no parent at depth 2"
+    );
+}
+
+#[test]
+fn a_missing_line_marks_the_node_printed_before_it() {
+    // A log that stops before the root's last line (line 38): the difference is
+    // marked on e6, printed last, on line 37.
+    let text = case("handout/s2017-example/output.txt");
+    let cut: Vec<&str> = text.split("\r\n").take(37).collect();
+    let mut tree = Tree::from_output(&cut.join("\r\n"), None, &everything()).unwrap();
+    let e6 = tree.mark_line(38).unwrap();
+    assert_eq!(tree.path_text(e6), "root > e6");
+    assert_eq!(tree.differs, Some(e6));
+    assert_eq!(tree.mark_line(3), None, "no node is printed before the log");
+}
+
+#[test]
+fn outline_text_from_a_log_is_escaped_for_terminals() {
+    let text = case("handout/s2017-example/output.txt").replace("\r\nc5,2,", "\r\nc\u{1b}[2J5,2,");
+    let tree = Tree::from_output(&text, None, &everything()).unwrap();
+    let outline = tree.outline();
+    assert!(!outline.contains('\u{1b}'));
+    assert!(outline.contains("c\\u{1b}[2J5 MAX #5"));
+}
+
+#[test]
+fn the_page_is_self_contained_and_escapes_what_the_log_says() {
+    let text = case("handout/s2017-example/output.txt").replacen(
+        "\r\nc3,2,",
+        "\r\n</script><img src=x onerror=alert(1)>,2,",
+        1,
+    );
+    let tree = Tree::from_output(&text, None, &everything()).unwrap();
+    let page_text = PageText {
+        title: "example <1>".into(),
+        notes: vec!["a note & more".into()],
+        ..PageText::default()
+    };
+    let page = html(&tree, None, &page_text);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("<title>example &lt;1&gt;</title>"));
+    assert!(page.contains(r#"<div class="note">a note &amp; more</div>"#));
+    assert_eq!(
+        page.matches("</script>").count(),
+        2,
+        "the data and the script"
+    );
+    assert!(page.contains(r#""\u003c/script>\u003cimg src=x onerror=alert(1)>""#));
+    for reference in ["http:", "https:", "src=\"", "<link", "@import", "url("] {
+        assert!(!page.contains(reference), "{reference}");
+    }
+}
+
+#[test]
+fn the_page_data() {
+    // The compact form the script reads (see page.rs): case1 is small.
+    let tree = tree_of("cs561/s2017/case1/input.txt", &everything());
+    let (_, root) = solved(&case("cs561/s2017/case1/input.txt"));
+    insta::assert_snapshot!(data(&tree, Some(root), None));
+}
+
+fn reversi(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
 }
 
 #[test]
 fn command_line() {
-    let bin = env!("CARGO_BIN_EXE_reversi");
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("t.html");
-    let input = format!(
-        "{}/testcases/handout/s2017-example/input.txt",
-        env!("CARGO_MANIFEST_DIR")
+    let input = case_path("handout/s2017-example/input.txt");
+    let out = reversi(&["tree", &input, "-o", "t.html"], dir.path());
+    assert!(out.status.success());
+    let page = fs::read_to_string(dir.path().join("t.html")).unwrap();
+    assert!(page.contains(r#"<script type="application/json" id="data">"#));
+    let text = reversi(&["tree", &input, "--text"], dir.path());
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("root MAX #1"));
+    let shallow = reversi(&["tree", &input, "--text", "--depth", "1"], dir.path());
+    // 5 nodes, 4 counts of nodes not kept, and the cut-offs found all the same: c4's
+    // with its 2 skipped moves, f5's, e6's.
+    assert_eq!(
+        String::from_utf8_lossy(&shallow.stdout).lines().count(),
+        5 + 4 + 5
     );
-    let status = Command::new(bin)
-        .args(["tree", &input, "-o", out.to_str().unwrap()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    assert!(fs::read_to_string(&out).unwrap().contains("<svg"));
-    let text = Command::new(bin)
-        .args(["tree", &input, "--text"])
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&text.stdout).starts_with("root MAX"));
+    let focused = reversi(&["tree", &input, "--text", "--focus", "c4"], dir.path());
+    let focused = String::from_utf8_lossy(&focused.stdout);
+    assert!(focused.contains("  d3 MIN #2 ") && focused.contains("    +3 not kept"));
+    let missing = reversi(&["tree", &input, "--focus", "d3 h8"], dir.path());
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&missing.stderr),
+        "reversi: our output: --focus d3 h8: root > d3 has no child h8 (its children: c3, e3, c5)\n"
+    );
+    let limited = reversi(&["tree", &input, "--max-nodes", "3", "-o", "-"], dir.path());
+    assert!(String::from_utf8_lossy(&limited.stdout)
+        .contains("This page shows the first 3 of the log's 15 nodes"));
 }
 
 #[test]
 fn without_an_input_argument_it_reads_input_txt_like_the_solver() {
-    let bin = env!("CARGO_BIN_EXE_reversi");
     let dir = tempfile::tempdir().unwrap();
-    let missing = Command::new(bin)
-        .args(["tree", "--text"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let missing = reversi(&["tree", "--text"], dir.path());
     assert_eq!(missing.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&missing.stderr),
@@ -162,64 +346,101 @@ fn without_an_input_argument_it_reads_input_txt_like_the_solver() {
         case("handout/s2017-example/input.txt"),
     )
     .unwrap();
-    let found = Command::new(bin)
-        .args(["tree", "--text"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let found = reversi(&["tree", "--text"], dir.path());
     assert!(found.status.success());
-    let named = Command::new(bin)
-        .args(["tree", "input.txt", "--text"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let named = reversi(&["tree", "input.txt", "--text"], dir.path());
     assert_eq!(found.stdout, named.stdout);
-    assert!(String::from_utf8_lossy(&found.stdout).contains("pruned: e3 c5"));
+    assert!(String::from_utf8_lossy(&found.stdout).contains("e3, c5 were not searched"));
 }
 
 #[test]
-fn a_students_log_with_its_input_shows_where_it_differs() {
+fn a_students_log_with_its_input_opens_where_it_differs() {
     let dir = tempfile::tempdir().unwrap();
-    let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
-    let student = dir.path().join("student.txt");
-    fs::write(
-        &student,
-        text.replace("c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3"),
-    )
-    .unwrap();
-    let input = format!(
-        "{}/testcases/handout/s2017-example/input.txt",
-        env!("CARGO_MANIFEST_DIR")
+    let text =
+        case("handout/s2017-example/output.txt").replace("c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
+    fs::write(dir.path().join("student.txt"), text).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let outline = reversi(
+        &["tree", &input, "--log", "student.txt", "--text"],
+        dir.path(),
     );
-    let bin = env!("CARGO_BIN_EXE_reversi");
-    let page = Command::new(bin)
-        .args([
+    let outline = String::from_utf8(outline.stdout).unwrap();
+    assert_eq!(outline.matches("DIFFERS").count(), 1);
+    assert!(outline.contains("  c4 MIN #6 [19: Infinity,-3,Infinity | 21: -3,-3,-3] DIFFERS\n"));
+    let page = reversi(
+        &["tree", &input, "--log", "student.txt", "-o", "-"],
+        dir.path(),
+    );
+    let page = String::from_utf8(page.stdout).unwrap();
+    assert!(page.contains(
+        "First difference from our output: line 21, at root &gt; c4 (outlined in red): \
+         alpha/beta updated at a cutoff (the handout's typo)"
+    ));
+    assert!(page.contains("\"openAt\":5,\n\"differs\":5,"));
+}
+
+#[test]
+fn a_log_from_another_case_warns_as_check_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let other = case_path("cs561/s2017/case1/output.txt");
+    let out = reversi(&["tree", &input, "--log", &other, "--text"], dir.path());
+    assert!(out.status.success());
+    let warning = format!(
+        "reversi: warning: {}: boards are drawn down to the first move that is not legal \
+         (marked); if the log is from another case, name that case's input\n",
+        reversi::grader::check::input_does_not_fit("this log")
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), warning);
+    let ours = case_path("handout/s2017-example/output.txt");
+    let fits = reversi(&["tree", &input, "--log", &ours, "--text"], dir.path());
+    assert!(fits.stderr.is_empty());
+}
+
+#[test]
+fn a_difference_past_the_node_limit_is_focused_on() {
+    // The root's last line differs; with room for 3 nodes the page focuses on it.
+    let dir = tempfile::tempdir().unwrap();
+    let text = case("handout/s2017-example/output.txt").replace("e6,1,-3,-3,0", "e6,1,-3,-3,7");
+    fs::write(dir.path().join("student.txt"), text).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let outline = reversi(
+        &[
             "tree",
             &input,
             "--log",
-            student.to_str().unwrap(),
-            "-o",
-            "-",
-        ])
-        .output()
-        .unwrap();
-    let page = String::from_utf8(page.stdout).unwrap();
-    assert!(page.contains(
-        "first difference from our output: line 21, root &gt; c4: alpha/beta updated at a cutoff"
-    ));
-    assert_eq!(page.matches(" differs\"").count(), 1);
-    assert!(page.contains(r#"<g class="node min differs" data-path="root &gt; c4""#));
+            "student.txt",
+            "--max-nodes",
+            "3",
+            "--text",
+        ],
+        dir.path(),
+    );
+    let outline = String::from_utf8(outline.stdout).unwrap();
+    assert!(outline.contains("  e6 MIN #12 [31: Infinity,-3,Infinity | 33: 0,-3,0 | 35: 0,-3,0 | 37: -3,-3,7] DIFFERS"), "{outline}");
 }
 
 #[test]
-fn a_missing_line_marks_the_node_printed_before_it() {
-    // A log that stops before the root's last line (line 38): the difference is
-    // marked on e6, printed last, on line 37.
-    let text = String::from_utf8(case("handout/s2017-example/output.txt")).unwrap();
-    let lines: Vec<&str> = text.split("\r\n").take(37).collect();
-    let mut tree = Tree::from_output(&lines, None, 4).unwrap();
-    assert!(tree.mark_line(38));
-    let e6 = tree.root.children.last().unwrap();
-    assert!(e6.name == "e6" && e6.differs && !tree.root.differs);
-    assert!(!tree.mark_line(3), "no node is printed before the log");
+fn a_difference_outside_the_log_is_explained_in_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = case("handout/s2017-example/output.txt");
+    let mut board = ours.split("\r\n").collect::<Vec<_>>();
+    board[1] = "***X****";
+    fs::write(dir.path().join("board.txt"), board.join("\r\n")).unwrap();
+    fs::write(dir.path().join("lf.txt"), ours.replace("\r\n", "\n")).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let page = |log: &str| {
+        let out = reversi(&["tree", &input, "--log", log, "-o", "-"], dir.path());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let board = page("board.txt");
+    assert!(board.contains(
+        "<div class=\"difference\" id=\"difference\">First difference from our output: \
+         line 2: wrong next board</div>\n<div class=\"note\">the next board is the one after d3"
+    ));
+    assert!(board.contains("\"differs\":-1,"));
+    assert!(page("lf.txt").contains(
+        "<div class=\"note\">The same lines as our output, but not the same bytes: expected \
+         CRLF"
+    ));
 }

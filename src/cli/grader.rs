@@ -15,6 +15,7 @@ use super::{DialectArg, EolArg, SolveArgs};
 use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
+use crate::format::Style;
 use crate::grader::batch::Case;
 use crate::grader::batch::{
     self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
@@ -24,9 +25,9 @@ use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::grade::{group_mistakes, StudentGrade};
 use crate::grader::platform::junit;
-use crate::grader::printable::terminal_text;
+use crate::grader::printable::{printable, terminal_text};
 use crate::grader::replay::Position;
-use crate::grader::tree::{self as picture, Tree, TreeError};
+use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
 use crate::sandbox::{readable_by_others, Isolation, Sandbox, SandboxError};
 
 /// Arguments of `reversi check`.
@@ -640,17 +641,28 @@ const DEFAULT_INPUT: &str = "input.txt";
 pub struct TreeArgs {
     /// The input to solve and draw [default: ./input.txt, like the solver; with
     /// --log, used only if it exists]. With --log, only its board is used (to show
-    /// the board at every node and name pruned moves).
+    /// the board at every node and name the moves a cut-off skipped).
     input: Option<PathBuf>,
-    /// Draw this output file's log (a student's, say) instead of solving the input.
+    /// Draw this output file's log (a student's, say) instead of solving the input;
+    /// with the input, the page opens on where it first differs from ours.
     #[arg(long, value_name = "PATH")]
     log: Option<PathBuf>,
     /// The homework release of the input [default: told by the input].
     #[arg(long, value_enum)]
     dialect: Option<DialectArg>,
-    /// Draw nodes down to this depth; deeper ones are counted on their ancestor.
-    #[arg(long, value_name = "DEPTH", default_value_t = 4)]
-    collapse_below: u32,
+    /// Draw nodes down to this depth (the root is at depth 0); deeper ones are
+    /// counted on their ancestor.
+    #[arg(long, value_name = "DEPTH")]
+    depth: Option<u32>,
+    /// Draw one node (a path of moves from the root: "d3 c3"), its subtree, and the
+    /// path to it with the nodes beside it; the rest is counted.
+    #[arg(long, value_name = "PATH")]
+    focus: Option<String>,
+    /// The most nodes a page holds: the first ones visited; the rest are counted and
+    /// the page says how to narrow it (--focus, --depth).
+    #[arg(long, value_name = "N", default_value_t = picture::DEFAULT_MAX_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: u64,
     /// The HTML file to write; `-` writes standard output.
     #[arg(short, long, value_name = "PATH", default_value = "tree.html")]
     output: PathBuf,
@@ -674,71 +686,111 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         }
         None => None,
     };
-    let (output, title) = match (&args.log, &problem) {
-        (Some(log), _) => (read(log)?, format!("Traverse log of {}", log.display())),
-        (None, Some(problem)) => {
-            let input = input.unwrap_or(default_input);
+    let solve = |problem: &cs561::Problem| batch::solve_problem(problem, Style::default());
+    let (output, title) = match (&args.log, &problem, input) {
+        (Some(log), _, _) => {
+            let boards = input.map_or(String::new(), |i| format!(", boards from {}", i.display()));
+            (
+                read(log)?,
+                format!("Traverse log of {}{boards}", log.display()),
+            )
+        }
+        (None, Some(problem), Some(input)) => {
             if problem.task == cs561::Task::Greedy {
                 let path = input.display().to_string();
                 return Err(GraderUsageError::GreedyHasNoLog { path }.into());
             }
-            let bytes = batch::solve_problem(problem, crate::format::Style::default());
+            let search = match problem.task {
+                cs561::Task::Minimax => "Minimax",
+                _ => "Alpha-beta",
+            };
             let title = format!(
-                "Alpha-beta tree of {}: {} to move, depth {}",
+                "{search} tree of {}: {} to move, depth {}",
                 input.display(),
                 char::from(problem.player.symbol()),
                 problem.depth
             );
-            (bytes, title)
+            (solve(problem), title)
         }
-        (None, None) => {
+        _ => {
             let path = DEFAULT_INPUT.to_string();
             return Err(GraderUsageError::NoInput { path }.into());
         }
     };
     let text = String::from_utf8_lossy(&output);
-    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let root = problem.as_ref().map(Position::root);
-    let mut drawn = Tree::from_output(&lines, root, args.collapse_below).with_context(|| {
-        args.log
-            .as_deref()
-            .map_or("our output".into(), |log| log.display().to_string())
-    })?;
-    // A log drawn with its input: mark where it first differs from ours.
-    let note = match (&args.log, &problem) {
-        (Some(_), Some(problem)) => {
-            let ours = batch::solve_problem(problem, crate::format::Style::default());
-            let report = check::check(&ours, &output, false);
-            let difference = report.difference.as_ref();
-            if let Some(line) = difference.and_then(|d| d.line) {
-                drawn.mark_line(line);
-            }
-            let label = |d: &check::Difference| d.mistake.map_or("differs", |m| m.label());
-            Some(match difference {
-                None => "identical to our output".to_string(),
-                Some(d) => match (d.line, &d.node) {
-                    (Some(line), Some(node)) => format!(
-                        "first difference from our output: line {line}, {node}: {}",
-                        label(d)
-                    ),
-                    (Some(line), None) => {
-                        format!(
-                            "first difference from our output: line {line}: {}",
-                            label(d)
-                        )
-                    }
-                    (None, _) => format!("the same lines as our output; {}", label(d)),
-                },
-            })
-        }
-        _ => None,
+    let mut limits = Limits {
+        depth: args.depth,
+        focus: args.focus.as_deref().map(parse_path).unwrap_or_default(),
+        max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
     };
+    let name = args
+        .log
+        .as_deref()
+        .map_or("our output".into(), |log| log.display().to_string());
+    let mut warnings = Vec::new();
+    let mut notes = Vec::new();
+    let mut comparison = None;
+    if let (Some(_), Some(problem), Some(root)) = (&args.log, &problem, root) {
+        if !check::log_fits_input(root, picture::log_entries(&text)) {
+            warnings.push(format!(
+                "{}: boards are drawn down to the first move that is not legal (marked); \
+                 if the log is from another case, name that case's input",
+                check::input_does_not_fit("this log")
+            ));
+        }
+        let report = check::check_with_input(&solve(problem), &output, false, Some(root));
+        match report.difference {
+            None => notes.push("Identical to our output.".to_string()),
+            Some(d) => match d.line {
+                Some(line) => {
+                    comparison = Some(page::Comparison {
+                        line,
+                        expected: d.expected,
+                        actual: d.actual,
+                        mistake: d.mistake.map(|m| m.label().to_string()),
+                        explanation: d.explanation,
+                    })
+                }
+                None => notes.push(format!(
+                    "The same lines as our output, but not the same bytes: {}",
+                    d.explanation
+                )),
+            },
+        }
+    }
+    let mut drawn =
+        Tree::from_output(&text, root, &limits).with_context(|| printable(&name).into_owned())?;
+    if let Some(line) = comparison.as_ref().map(|c| c.line) {
+        // A difference past the nodes kept: focus on it instead.
+        if drawn.dropped.total() > 0 && !drawn.keeps_line(line) {
+            limits.focus = picture::path_to_line(&text, line);
+            if limits
+                .depth
+                .is_some_and(|d| (d as usize) < limits.focus.len())
+            {
+                limits.depth = None;
+            }
+            drawn = Tree::from_output(&text, root, &limits)
+                .with_context(|| printable(&name).into_owned())?;
+        }
+        drawn.mark_line(line);
+    }
     if args.text {
+        for warning in &warnings {
+            eprintln!("reversi: warning: {}", printable(warning));
+        }
         return print_out(&drawn.outline());
     }
-    let page = picture::html(&drawn, &title, note.as_deref());
+    let page_text = page::PageText {
+        title,
+        notes,
+        warnings,
+        comparison,
+    };
+    let html = page::html(&drawn, root, &page_text);
     if args.output == Path::new("-") {
-        return print_out(&page);
+        return print_out(&html);
     }
-    fs::write(&args.output, page).with_context(|| format!("cannot write {}", args.output.display()))
+    fs::write(&args.output, html).with_context(|| format!("cannot write {}", args.output.display()))
 }

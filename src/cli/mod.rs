@@ -103,7 +103,7 @@ enum Command {
     /// Write new cases (input.txt and our output.txt) from random legal playouts,
     /// reproducible from the seed.
     Gen(grader::GenArgs),
-    /// Draw the alpha-beta tree of an input (or of a log) as an HTML page with an SVG.
+    /// Draw the alpha-beta tree of an input (or of a log) as a self-contained HTML page.
     Tree(grader::TreeArgs),
     /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
     Perft {

@@ -562,12 +562,13 @@ fn line_difference(
     difference.mistake = mistake;
     difference.explanation = explanation;
     match root {
-        Some(root) if fits(root, &exp) => replay(&exp, &act, j, root, &mut difference, notes),
-        Some(_) => notes.push(
-            "the input given does not fit the expected log (its moves are not all legal \
-             there), so it was not used"
-                .into(),
-        ),
+        Some(root) if log_fits_input(root, exp.iter().cloned()) => {
+            replay(&exp, &act, j, root, &mut difference, notes)
+        }
+        Some(_) => notes.push(format!(
+            "{}, so it was not used",
+            input_does_not_fit("the expected log")
+        )),
         None => {}
     }
     difference
@@ -597,16 +598,29 @@ fn cutoff_rule(entry: &Entry) -> String {
     }
 }
 
-/// Whether every move of the `expected` log is legal from `root`: the input belongs
-/// to this output.
-fn fits(root: Position, expected: &[Entry]) -> bool {
+/// What `check --input` and `tree --log` say of an input that does not fit `log`
+/// (see [`log_fits_input`]).
+pub fn input_does_not_fit(log: &str) -> String {
+    format!("the input given does not fit {log} (its moves are not all legal there)")
+}
+
+/// Whether every move of a log (its entries after the header) is legal from `root`:
+/// the input belongs to this log.
+pub fn log_fits_input<'a>(root: Position, entries: impl IntoIterator<Item = Entry<'a>>) -> bool {
     // The position of each node on the current path, by depth.
     let mut positions: Vec<Position> = Vec::new();
-    expected.iter().enumerate().all(|(i, entry)| {
+    let mut previous_depth: Option<Option<u32>> = None;
+    entries.into_iter().all(|entry| {
         let Some(depth) = entry.depth.map(|d| d as usize) else {
             return false;
         };
-        if !log::is_first_print(expected, i) {
+        // The first print of a node: the first line, or one level below the line before.
+        let first_print = match previous_depth {
+            None => true,
+            Some(before) => before.is_some_and(|b| b as usize + 1 == depth),
+        };
+        previous_depth = Some(entry.depth);
+        if !first_print {
             positions.truncate(depth + 1);
             return positions.len() == depth + 1;
         }

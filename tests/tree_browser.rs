@@ -1,0 +1,524 @@
+//! `reversi tree`'s pages in a real browser: headless Chromium, driven through
+//! chromedriver (WebDriver) by fantoccini. The tests click to open and close nodes,
+//! press keys, step through the log, search, and read the DOM; they save
+//! screenshots under `target/tree-screenshots/`.
+//!
+//! WebDriver rather than `chromium --dump-dom`: a dump shows the page once, after
+//! loading, while these tests need real clicks (which WebDriver refuses on an
+//! element that is hidden or covered) and key presses, and the DOM after each.
+//! Chromium and chromedriver are Debian's `chromium` and `chromium-driver`, which
+//! `make test` installs; without them these tests fail, they do not skip.
+
+use std::fs;
+use std::future::Future;
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+
+use reversi::format::cs561;
+use reversi::grader::check::input_does_not_fit;
+use reversi::grader::replay::Position;
+use reversi::grader::tree::{Limits, Tree};
+
+/// A chromedriver of our own, on a free port, in a process group of its own: the
+/// group (chromedriver and the browsers it started) is killed when this is dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect(
+                "cannot start chromedriver: `make test` installs Debian's chromium and \
+                 chromium-driver (apt-get install -y chromium chromium-driver)",
+            );
+        let driver = Driver { child, port };
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "chromedriver did not listen on port {port}"
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+        driver
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = -(self.child.id() as i32);
+        // SAFETY: kill(2) on the process group this test started; no memory involved.
+        unsafe {
+            libc::kill(group, libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `scenario` against a new headless Chromium, which is closed afterwards
+/// whether the scenario passed or panicked.
+fn in_chromium<F, Fut>(scenario: F)
+where
+    F: FnOnce(Client) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let driver = Driver::start();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({ "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,900", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"
+            ] }),
+        );
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await
+            .expect("a Chromium session from chromedriver");
+        let outcome = tokio::spawn(scenario(client.clone())).await;
+        let _ = client.close().await;
+        if let Err(error) = outcome {
+            match error.try_into_panic() {
+                Ok(panic) => std::panic::resume_unwind(panic),
+                Err(error) => panic!("{error}"),
+            }
+        }
+    });
+}
+
+fn case_path(path: &str) -> String {
+    format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn case(path: &str) -> String {
+    fs::read_to_string(case_path(path)).unwrap()
+}
+
+/// Runs `reversi tree ARGS -o DIR/NAME.html` and returns the page's URL.
+fn page(dir: &Path, name: &str, args: &[&str]) -> String {
+    let out = dir.join(format!("{name}.html"));
+    let status = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("tree")
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success(), "reversi tree {args:?}");
+    format!("file://{}", out.display())
+}
+
+/// The tree the page draws, rebuilt here to know what the page must show.
+fn tree_of(input: &str, log: Option<&str>) -> (Tree, Position) {
+    let problem = cs561::parse(input.as_bytes(), None).unwrap();
+    let root = Position::root(&problem);
+    let output = match log {
+        Some(log) => log.to_string(),
+        None => String::from_utf8(reversi::grader::batch::solve_problem(
+            &problem,
+            reversi::format::Style::default(),
+        ))
+        .unwrap(),
+    };
+    let tree = Tree::from_output(&output, Some(root), &Limits::default()).unwrap();
+    (tree, root)
+}
+
+fn node_at(tree: &Tree, path: &str) -> usize {
+    (0..tree.nodes.len())
+        .find(|&n| tree.path_text(n) == path)
+        .unwrap_or_else(|| panic!("no node {path}"))
+}
+
+async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, Vec::new()).await.unwrap()
+}
+
+async fn text(client: &Client, css: &str) -> String {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|_| panic!("no {css}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn texts(client: &Client, css: &str) -> Vec<String> {
+    let script = format!(
+        "return [...document.querySelectorAll({})].map(e => e.textContent)",
+        json!(css)
+    );
+    serde_json::from_value(js(client, &script).await).unwrap()
+}
+
+async fn tree_attribute(client: &Client, name: &str) -> usize {
+    let tree = client.find(Locator::Id("tree")).await.unwrap();
+    tree.attr(name).await.unwrap().unwrap().parse().unwrap()
+}
+
+async fn click(client: &Client, css: &str) {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|_| panic!("no {css}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+}
+
+async fn press(client: &Client, key: Key) {
+    let tree = client.find(Locator::Id("tree")).await.unwrap();
+    tree.send_keys(&key.to_string()).await.unwrap();
+}
+
+/// The node the page has selected, from its selected row.
+async fn selected(client: &Client) -> usize {
+    let row = client.find(Locator::Css(".row.selected")).await.unwrap();
+    row.attr("data-node")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Saves a screenshot as `target/tree-screenshots/NAME.png`.
+async fn screenshot(client: &Client, name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("tree-screenshots");
+    fs::create_dir_all(&dir).unwrap();
+    let png = client.screenshot().await.unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+fn row(node: usize) -> String {
+    format!(".row.node[data-node=\"{node}\"]")
+}
+
+#[test]
+fn the_handout_example_explains_its_cut_offs_and_steps_through_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let url = page(dir.path(), "handout", &[&input]);
+    let (tree, root) = tree_of(&case("handout/s2017-example/input.txt"), None);
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        // Every cut-off explained under its node, in the same words as the outline.
+        let cuts: Vec<String> = (0..tree.nodes.len())
+            .filter_map(|n| tree.cut_text(n))
+            .map(|text| format!("✂ {text}"))
+            .collect();
+        assert_eq!(texts(&client, ".row.cutrow .text").await, cuts);
+        assert_eq!(
+            cuts[0],
+            "✂ c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched"
+        );
+        assert_eq!(texts(&client, ".row.skip .name").await, ["e3", "c5"]);
+        // The child that caused each cut-off is marked, and its edge drawn as the cause.
+        let c4 = node_at(&tree, "root > c4");
+        let c4_c3 = node_at(&tree, "root > c4 > c3");
+        let causes = texts(&client, ".row.node:has(.badge.cause) .name").await;
+        assert_eq!(causes, ["c3", "f6", "f6"]);
+        let edges = js(
+            &client,
+            &format!(
+                "return document.querySelectorAll('{} .line.h.cause').length",
+                row(c4_c3)
+            ),
+        )
+        .await;
+        assert_eq!(edges, json!(1));
+        // Each node shows the order of its visit and every line it printed.
+        let c4_text = text(&client, &row(c4)).await;
+        assert!(
+            c4_text.contains("#6") && c4_text.contains("lines 19, 21"),
+            "{c4_text}"
+        );
+        // 15 nodes, 3 cut-off rows, 2 skipped moves; closing c4 hides 4 rows.
+        assert_eq!(tree_attribute(&client, "data-rows").await, 20);
+        click(&client, &format!("{} .tog", row(c4))).await;
+        assert_eq!(tree_attribute(&client, "data-rows").await, 16);
+        assert_eq!(
+            texts(&client, ".row.skip .name").await,
+            Vec::<String>::new()
+        );
+        click(&client, &format!("{} .tog", row(c4))).await;
+        assert_eq!(tree_attribute(&client, "data-rows").await, 20);
+        // Keys: down to d3, left closes it, right opens it again.
+        click(&client, &format!("{} .name", row(0))).await;
+        press(&client, Key::Down).await;
+        assert_eq!(selected(&client).await, node_at(&tree, "root > d3"));
+        assert_eq!(text(&client, "#detail h2").await, "root > d3");
+        press(&client, Key::Left).await;
+        assert_eq!(tree_attribute(&client, "data-rows").await, 17);
+        press(&client, Key::Right).await;
+        assert_eq!(tree_attribute(&client, "data-rows").await, 20);
+        // The step through the log: each line in turn, the node and what changed.
+        click(&client, "#step-first").await;
+        assert!(text(&client, "#step-status")
+            .await
+            .starts_with("line 10 (1 of 29)"));
+        assert_eq!(selected(&client).await, 0);
+        click(&client, "#step-next").await;
+        click(&client, "#step-next").await;
+        click(&client, "#step-next").await;
+        let status = text(&client, "#step-status").await;
+        assert!(
+            status.starts_with("line 13 (4 of 29): d3,1,-3,-Infinity,-3")
+                && status.ends_with("back at root > d3: v ∞ → -3, β ∞ → -3"),
+            "{status}"
+        );
+        let d3 = node_at(&tree, "root > d3");
+        assert_eq!(texts(&client, ".row.current .name").await, ["d3"]);
+        assert_eq!(
+            texts(&client, &format!("{} .changed", row(d3))).await,
+            ["v -3", "β -3"]
+        );
+        assert_eq!(
+            texts(&client, ".row.future .name").await[..3],
+            ["e3", "c5", "c4"],
+            "nodes not visited yet are faded"
+        );
+        click(&client, "#step-last").await;
+        assert!(texts(&client, ".row.current").await.is_empty());
+        // A node's board, replayed in the page, is the one the rules give.
+        let d3_c3 = node_at(&tree, "root > d3 > c3");
+        click(&client, &format!("{} .name", row(d3_c3))).await;
+        let board = client.find(Locator::Id("board")).await.unwrap();
+        let cells = root.at(&["root", "d3", "c3"]).unwrap().cells();
+        assert_eq!(board.attr("data-cells").await.unwrap(), Some(cells));
+        screenshot(&client, "handout").await;
+    });
+}
+
+#[test]
+fn a_depth_6_tree_draws_only_the_rows_on_screen_and_finds_a_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = case("handout/s2017-example/input.txt").replacen("\r\n2\r\n", "\r\n6\r\n", 1);
+    let input = dir.path().join("input.txt");
+    fs::write(&input, &start).unwrap();
+    let url = page(dir.path(), "depth6", &[input.to_str().unwrap()]);
+    let (tree, _) = tree_of(&start, None);
+    assert!(tree.nodes.len() > 1000, "{}", tree.nodes.len());
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        screenshot(&client, "depth-6").await;
+        let drawn = tree_attribute(&client, "data-drawn").await;
+        assert!(drawn < 60, "{drawn} rows drawn");
+        // A path typed in the search box: opened, selected and scrolled to.
+        let target = tree.nodes[tree.nodes.len() - 1].parent.unwrap();
+        let path = tree.path(target)[1..].join(" ");
+        let search = client.find(Locator::Id("search")).await.unwrap();
+        search.send_keys(&path).await.unwrap();
+        click(&client, "#search-form button").await;
+        assert_eq!(selected(&client).await, target);
+        assert_eq!(text(&client, "#detail h2").await, tree.path_text(target));
+        let visible = js(
+            &client,
+            "const r = document.querySelector('.row.selected .box').getBoundingClientRect(); \
+             const t = document.getElementById('tree').getBoundingClientRect(); \
+             return r.top >= t.top && r.bottom <= t.bottom",
+        )
+        .await;
+        assert_eq!(visible, json!(true), "the node found is on screen");
+        // A path the tree does not have is answered with the children it does have.
+        search.clear().await.unwrap();
+        search.send_keys("d3 h8").await.unwrap();
+        search.send_keys(&Key::Enter.to_string()).await.unwrap();
+        assert_eq!(
+            text(&client, "#search-message").await,
+            "root > d3 has no child h8 here (its children: c3, e3, c5)"
+        );
+        // Everything open: tens of thousands of rows, still only a screenful drawn.
+        click(&client, "#expand-all").await;
+        let rows = tree_attribute(&client, "data-rows").await;
+        assert!(rows > tree.nodes.len(), "{rows}");
+        assert!(tree_attribute(&client, "data-drawn").await < 60);
+        click(&client, "#tree").await;
+        press(&client, Key::End).await;
+        assert_eq!(selected(&client).await, tree.nodes.len() - 1);
+        click(&client, "#collapse-all").await;
+        assert_eq!(
+            tree_attribute(&client, "data-rows").await,
+            1 + tree.nodes[0].children.len()
+        );
+    });
+}
+
+#[test]
+fn a_students_log_opens_on_its_first_difference_with_both_lines_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let typo =
+        case("handout/s2017-example/output.txt").replace("c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
+    let log = dir.path().join("student.txt");
+    fs::write(&log, &typo).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let url = page(
+        dir.path(),
+        "student",
+        &[&input, "--log", log.to_str().unwrap()],
+    );
+    let (tree, _) = tree_of(&case("handout/s2017-example/input.txt"), Some(&typo));
+    let c4 = node_at(&tree, "root > c4");
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        screenshot(&client, "student-mistake").await;
+        assert_eq!(
+            text(&client, "#difference").await,
+            "First difference from our output: line 21, at root > c4 (outlined in red): \
+             alpha/beta updated at a cutoff (the handout's typo)"
+        );
+        // The node the header names is the one outlined, selected and shown.
+        assert_eq!(selected(&client).await, c4);
+        let outlined = texts(&client, ".row.differs .name").await;
+        assert_eq!(outlined, ["c4"]);
+        assert_eq!(text(&client, "#detail h2").await, "root > c4");
+        let row_text = text(&client, &row(c4)).await;
+        assert!(
+            row_text.contains("expected: c4,1,-3,-3,Infinity")
+                && row_text.contains("yours: c4,1,-3,-3,-3"),
+            "{row_text}"
+        );
+        let table = texts(&client, "#detail table.compare tr").await;
+        assert_eq!(
+            table,
+            ["nodedepthvαβ", "expectedc41-3-3Infinity", "yoursc41-3-3-3"]
+        );
+        assert_eq!(
+            texts(&client, "#detail .compare td.diff").await,
+            ["Infinity", "-3"]
+        );
+    });
+}
+
+#[test]
+fn a_log_from_another_case_is_drawn_with_the_check_warning_and_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // case1's log, a node renamed with markup, drawn with the handout's input.
+    let other = case("cs561/s2017/case1/output.txt").replacen(
+        "\r\nc4,1,",
+        "\r\n</script><b id=\"injected\">c4</b>,1,",
+        1,
+    );
+    assert!(other.contains("</script>"));
+    let log = dir.path().join("other.txt");
+    fs::write(&log, &other).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let url = page(
+        dir.path(),
+        "other",
+        &[&input, "--log", log.to_str().unwrap()],
+    );
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        let warning = text(&client, ".warning").await;
+        assert!(
+            warning.starts_with(&input_does_not_fit("this log")),
+            "{warning}"
+        );
+        assert_eq!(
+            js(
+                &client,
+                "return document.querySelectorAll('#injected').length"
+            )
+            .await,
+            json!(0)
+        );
+        let names = texts(&client, ".row.node .name").await;
+        assert!(
+            names.contains(&"</script><b id=\"injected\">c4</b>".to_string()),
+            "{names:?}"
+        );
+        assert!(texts(&client, ".badge.illegal").await.len() == 1);
+    });
+}
+
+#[test]
+fn a_log_past_the_node_limit_says_what_it_shows_and_how_to_narrow_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = case("handout/s2017-example/input.txt").replacen("\r\n2\r\n", "\r\n5\r\n", 1);
+    let input = dir.path().join("input.txt");
+    fs::write(&input, &start).unwrap();
+    let input = input.to_str().unwrap().to_string();
+    let url = page(dir.path(), "limited", &[&input, "--max-nodes", "300"]);
+    let focused = page(
+        dir.path(),
+        "focused",
+        &[&input, "--max-nodes", "300", "--focus", "f5 f4"],
+    );
+    let (whole, _) = tree_of(&start, None);
+    let visits = whole.visits;
+    let problem = cs561::parse(start.as_bytes(), None).unwrap();
+    let output = reversi::grader::batch::solve_problem(&problem, Default::default());
+    let limits = Limits {
+        max_nodes: 300,
+        ..Limits::default()
+    };
+    let root = Some(Position::root(&problem));
+    let tree = Tree::from_output(&String::from_utf8(output).unwrap(), root, &limits).unwrap();
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        let notes = texts(&client, ".note").await;
+        assert!(
+            notes.iter().any(|n| n.starts_with(&format!(
+                "This page shows the first 300 of the log's {} nodes",
+                reversi::grader::tree::page::group(visits)
+            )) && n.contains("--focus \"d3\"")),
+            "{notes:?}"
+        );
+        // The root's children visited after the first 300 nodes are counted under it.
+        let hidden = tree.nodes[0].hidden;
+        assert!(hidden > 0);
+        click(&client, "#tree").await;
+        press(&client, Key::End).await;
+        let counted = texts(&client, ".row.hidden .text").await;
+        assert_eq!(
+            counted.last().unwrap(),
+            &format!("+{hidden} nodes below not drawn in this page (see the note at the top)")
+        );
+        press(&client, Key::Home).await;
+        click(&client, &format!("{} .tog", row(0))).await;
+        assert_eq!(
+            texts(&client, &format!("{} .badge.more", row(0))).await,
+            [format!("+{hidden} not drawn")]
+        );
+        client.goto(&focused).await.unwrap();
+        assert_eq!(text(&client, "#detail h2").await, "root > f5 > f4");
+        let notes = texts(&client, ".note").await;
+        assert!(
+            notes[0].starts_with("Focused on root > f5 > f4"),
+            "{notes:?}"
+        );
+    });
+}
