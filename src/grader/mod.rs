@@ -11,6 +11,7 @@ pub mod batch;
 pub mod check;
 pub mod gen;
 pub mod log;
+pub mod mutants;
 pub mod printable;
 pub mod replay;
 pub mod tree;
