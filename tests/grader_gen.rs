@@ -121,6 +121,64 @@ fn a_non_empty_out_folder_is_refused() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("not empty"));
 }
 
+/// The fields of a log line: name, depth, value, alpha, beta.
+fn fields(line: &str) -> (&str, u32, i32, i32, i32) {
+    let parts: Vec<&str> = line.split(',').collect();
+    let number = |s: &str| match s {
+        "Infinity" => i32::MAX,
+        "-Infinity" => i32::MIN,
+        s => s.parse().unwrap(),
+    };
+    (
+        parts[0],
+        parts[1].parse().unwrap(),
+        number(parts[2]),
+        number(parts[3]),
+        number(parts[4]),
+    )
+}
+
+/// Two root moves return the root's final value: the last line of each child
+/// before the root prints again.
+fn root_tie(log: &[&str]) -> bool {
+    let root_value = fields(log[log.len() - 1]).2;
+    let tied = log.windows(2).filter(|w| {
+        let (name, depth, value, ..) = fields(w[0]);
+        depth == 1 && fields(w[1]).1 == 0 && value == root_value && name != "pass"
+    });
+    tied.count() >= 2
+}
+
+/// A node printed after a child with v = beta (MAX, even depth) or v = alpha (MIN).
+fn equal_cutoff(log: &[&str]) -> bool {
+    log.windows(2).any(|w| {
+        let (_, child_depth, ..) = fields(w[0]);
+        let (_, depth, value, alpha, beta) = fields(w[1]);
+        child_depth == depth + 1 && value == if depth % 2 == 0 { beta } else { alpha }
+    })
+}
+
+#[test]
+fn a_fixed_depth_is_kept() {
+    let options = GenOptions {
+        count: 6,
+        seed: 5,
+        categories: vec![Category::Endgame, Category::PassChain, Category::Tie],
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines: 500,
+        task: reversi::format::cs561::Task::AlphaBeta,
+        depth: Some(3),
+    };
+    let cases = generate(&options, &NoArgs).unwrap();
+    assert!(cases.iter().all(|c| c.depth == 3));
+    let contradiction = GenOptions {
+        categories: vec![Category::Depth0],
+        ..options
+    };
+    assert!(generate(&contradiction, &NoArgs).is_err());
+}
+
 /// `args` files are not looked at here.
 struct NoArgs;
 
@@ -136,13 +194,14 @@ impl ArgsSyntax for NoArgs {
 #[test]
 fn every_category_gives_what_it_promises() {
     let options = GenOptions {
-        count: 32,
+        count: 40,
         seed: 2017,
         categories: Vec::new(),
         dialect: Dialect::S2017,
         style: Style::default(),
         max_lines: 300,
         task: reversi::format::cs561::Task::AlphaBeta,
+        depth: None,
     };
     let cases = generate(&options, &NoArgs).unwrap();
     for case in &cases {
@@ -167,6 +226,8 @@ fn every_category_gives_what_it_promises() {
             }),
             Category::OToMove => problem.player == Player::O && root.moves() != 0,
             Category::Depth0 => problem.depth == 0 && case.log_lines == 1,
+            Category::Tie => root_tie(&log),
+            Category::EqualCutoff => equal_cutoff(&log),
         };
         assert!(
             ok,

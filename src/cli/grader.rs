@@ -556,6 +556,10 @@ pub struct GenArgs {
     /// The most traverse-log lines a case may have.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_lines: u64,
+    /// A fixed cut-off depth for every case (positions whose log passes --max-lines
+    /// at that depth are skipped) [default: each category's range, lowered to fit].
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
     /// The homework release of the inputs.
     #[arg(long, value_enum, default_value_t = DialectArg::S2017)]
     dialect: DialectArg,
@@ -600,6 +604,7 @@ pub fn gen(args: &GenArgs) -> Result<()> {
             GenTask::AlphaBeta => cs561::Task::AlphaBeta,
             GenTask::Minimax => cs561::Task::Minimax,
         },
+        depth: args.depth,
     };
     let cases = gen::generate(&options, &SolverFlags)?;
     let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);

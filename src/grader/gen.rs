@@ -37,6 +37,12 @@ pub enum Category {
     /// Cut-off depth 0: the root is the only node.
     #[value(name = "depth-0")]
     Depth0,
+    /// Two or more of the root's moves tie for the best value: the next board is
+    /// the first of them (catches the last-tied-move bug).
+    Tie,
+    /// A node's value reaches its cut-off with equality (v = beta at MAX, v = alpha
+    /// at MIN) somewhere in the tree: equality prunes (catches strict pruning).
+    EqualCutoff,
 }
 
 impl fmt::Display for Category {
@@ -64,6 +70,8 @@ pub struct GenOptions {
     pub max_lines: u64,
     /// What the cases ask for: alpha-beta, or (f2014 only) minimax, task 2.
     pub task: Task,
+    /// A fixed cut-off depth for every case, instead of the category's range.
+    pub depth: Option<u32>,
 }
 
 /// A generated case, ready to be written.
@@ -95,6 +103,15 @@ pub enum GenError {
         "only f2014 has tasks: --task minimax needs --dialect f2014 (greedy is not generated)"
     )]
     Task,
+    /// `--depth` other than 0 with the `depth-0` category.
+    #[error("the depth-0 category fixes the cut-off depth at 0; --depth {depth} contradicts it")]
+    Depth0WithDepth {
+        /// The depth asked for.
+        depth: u32,
+    },
+    /// `equal-cutoff` asked of minimax, which never prunes.
+    #[error("the equal-cutoff category needs alpha-beta: minimax (task 2) never prunes")]
+    EqualCutoffWithoutPruning,
     /// No position of the category fitted the line limit in many tries.
     #[error(
         "no {category} position with a log of at most {max_lines} lines found in \
@@ -180,21 +197,48 @@ impl Game {
     }
 }
 
-/// Counts log lines and notices two passes in a row.
+/// The lines of a log, kept to tell what a case tests.
 #[derive(Default)]
 struct Shape {
-    lines: u64,
-    pass_after_pass: bool,
-    last: Option<(NodeName, u32)>,
+    lines: Vec<(NodeName, u32, i32, i32, i32)>,
 }
 
 impl Trace for Shape {
-    fn node(&mut self, name: NodeName, depth: u32, _: i32, _: i32, _: i32) {
-        self.lines += 1;
-        if name == NodeName::Pass && self.last == Some((NodeName::Pass, depth.wrapping_sub(1))) {
-            self.pass_after_pass = true;
-        }
-        self.last = Some((name, depth));
+    fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
+        self.lines.push((name, depth, value, alpha, beta));
+    }
+}
+
+impl Shape {
+    /// Two passes in a row somewhere in the tree.
+    fn pass_after_pass(&self) -> bool {
+        self.lines.windows(2).any(|w| {
+            let ((first, d1, ..), (second, d2, ..)) = (w[0], w[1]);
+            first == NodeName::Pass && second == NodeName::Pass && d2 == d1 + 1
+        })
+    }
+
+    /// Two or more root moves returned the root's final value.
+    fn root_tie(&self) -> bool {
+        let Some(&(_, 0, root_value, ..)) = self.lines.last() else {
+            return false;
+        };
+        // A child's value is its last line before the root prints again.
+        let returned = self.lines.windows(2).filter(|w| {
+            let ((name, depth, value, ..), (_, next_depth, ..)) = (w[0], w[1]);
+            depth == 1 && next_depth == 0 && value == root_value && name != NodeName::Pass
+        });
+        returned.count() >= 2
+    }
+
+    /// An inner node printed, after a child, with its value equal to the bound it
+    /// prunes on: a cut-off by equality.
+    fn equal_cutoff(&self) -> bool {
+        self.lines.windows(2).any(|w| {
+            let ((_, child_depth, ..), (_, depth, value, alpha, beta)) = (w[0], w[1]);
+            let bound = if depth % 2 == 0 { beta } else { alpha };
+            child_depth == depth + 1 && value == bound
+        })
     }
 }
 
@@ -245,6 +289,10 @@ fn position(category: Category, rng: &mut Rng) -> Option<(Game, u32, u32)> {
             game.play(rng.range(0, 50), rng);
             Some((game, 0, 0))
         }
+        Category::Tie | Category::EqualCutoff => {
+            game.play(rng.range(4, 50), rng);
+            Some((game, 1, rng.range(2, 4))).filter(|_| playable(game))
+        }
     }
 }
 
@@ -275,13 +323,20 @@ fn one_case(
         let Some((game, lowest, highest)) = position(category, &mut rng) else {
             continue;
         };
+        let (lowest, highest) = options.depth.map_or((lowest, highest), |d| (d, d));
         for depth in (lowest..=highest).rev() {
             let problem = problem(game, depth, options.dialect, options.task);
             let mut shape = Shape::default();
             search(problem.root(), search_params(&problem), &Cs561, &mut shape);
-            let fits = shape.lines <= options.max_lines;
-            if fits && (category != Category::PassChain || shape.pass_after_pass) {
-                return Ok((problem, shape.lines));
+            let lines = shape.lines.len() as u64;
+            let promised = match category {
+                Category::PassChain => shape.pass_after_pass(),
+                Category::Tie => shape.root_tie(),
+                Category::EqualCutoff => shape.equal_cutoff(),
+                _ => true,
+            };
+            if lines <= options.max_lines && promised {
+                return Ok((problem, lines));
             }
         }
     }
@@ -304,10 +359,26 @@ pub fn generate(
     if !task_fits {
         return Err(GenError::Task);
     }
-    let categories: &[Category] = if options.categories.is_empty() {
+    if let Some(depth) = options.depth.filter(|&d| d != 0) {
+        if options.categories.contains(&Category::Depth0) {
+            return Err(GenError::Depth0WithDepth { depth });
+        }
+    }
+    let minimax = options.task == Task::Minimax;
+    if minimax && options.categories.contains(&Category::EqualCutoff) {
+        return Err(GenError::EqualCutoffWithoutPruning);
+    }
+    // With a fixed depth other than 0, `depth-0` is not among the defaults; under
+    // minimax, `equal-cutoff` is not.
+    let categories: Vec<Category> = if options.categories.is_empty() {
         Category::value_variants()
+            .iter()
+            .copied()
+            .filter(|&c| c != Category::Depth0 || options.depth.unwrap_or(0) == 0)
+            .filter(|&c| c != Category::EqualCutoff || !minimax)
+            .collect()
     } else {
-        &options.categories
+        options.categories.clone()
     };
     let digits = options.count.to_string().len().max(3);
     let case_options = CaseOptions {

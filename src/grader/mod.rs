@@ -1,8 +1,9 @@
 //! Tools for people who grade the homework: compare output files and explain the
 //! difference ([`check`]), run folders of cases against our solver or a student's
 //! program ([`batch`]), grade a class of submissions ([`grade`]), write what the
-//! platforms read ([`platform`]) and the platforms' autograder bundles ([`package`]), make new cases ([`gen`]) and draw the search
-//! tree ([`tree`]).
+//! platforms read ([`platform`]) and the platforms' autograder bundles
+//! ([`package`]), make new cases ([`gen`]), play students' faults on purpose
+//! ([`mutants`]) and draw the search tree ([`tree`]).
 //!
 //! A layer between [`crate::cli`] and [`crate::format`](mod@crate::format): it uses the format, search,
 //! evaluation and board layers, and only the command line uses it. Solving goes
@@ -14,6 +15,7 @@ pub mod check;
 pub mod gen;
 pub mod grade;
 pub mod log;
+pub mod mutants;
 pub mod package;
 pub mod platform;
 pub mod printable;

@@ -1,0 +1,468 @@
+//! The mutant solver's search and its writing of `output.txt`: AIMA's alpha-beta as
+//! the handout gives it, with every fault of [`super::Fault`] an `if` where a program
+//! goes wrong.
+
+use super::grid::{Cell, Grid, Rules, EMPTY, NOBODY};
+use super::{Fault, Faults};
+use crate::course_search::{LeafRule, INFINITY};
+use crate::format::cs561::{Problem, Task};
+use crate::format::{LineEnd, Style};
+use crate::grader::log::{ALPHA_BETA_HEADER, MINIMAX_HEADER};
+
+/// What a node is called in the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Name {
+    Root,
+    Pass,
+    Cell(Cell),
+}
+
+/// One line of the log.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    name: Name,
+    depth: u32,
+    value: i32,
+    alpha: i32,
+    beta: i32,
+}
+
+/// Passes on the path to a node.
+#[derive(Clone, Copy, Debug, Default)]
+struct Passes {
+    /// Passes right before the node.
+    consecutive: u32,
+    /// Passes anywhere on the path.
+    total: u32,
+    /// The node is a pass made after another pass somewhere earlier in the search
+    /// (what a global flag that is never reset says).
+    after_any_pass: bool,
+}
+
+/// Whose children a node records for the choice of the next board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Record {
+    Nothing,
+    Root,
+    RootPass,
+}
+
+/// A child considered at the root (or below a root pass): its name, the value it
+/// returned and its board.
+type Child = (Name, i32, Grid);
+
+/// The log stopped at its line limit.
+struct TooLong;
+
+struct Searcher {
+    faults: Faults,
+    rules: Rules,
+    cutoff_depth: u32,
+    leaf_rule: LeafRule,
+    pruning: bool,
+    /// The symbols E counts for and against.
+    max_symbol: u8,
+    min_symbol: u8,
+    lines: Vec<Line>,
+    max_lines: usize,
+    /// A pass has been made somewhere in the search.
+    pass_seen: bool,
+    root_children: Vec<Child>,
+    pass_children: Vec<Child>,
+}
+
+impl Searcher {
+    fn print(
+        &mut self,
+        name: Name,
+        depth: u32,
+        value: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(), TooLong> {
+        if self.lines.len() >= self.max_lines {
+            return Err(TooLong);
+        }
+        let depth = depth + u32::from(self.faults.has(Fault::DepthFromOne));
+        self.lines.push(Line {
+            name,
+            depth,
+            value,
+            alpha,
+            beta,
+        });
+        Ok(())
+    }
+
+    /// E at a leaf where `max` tells whether MAX is to move.
+    fn evaluate(&self, grid: &Grid, max: bool) -> i32 {
+        let mut value = grid.score(self.max_symbol, self.min_symbol);
+        if self.faults.has(Fault::WrongRootPlayer) {
+            value = -value;
+        }
+        if self.faults.has(Fault::LeavesFromSideToMove) && !max {
+            value = -value;
+        }
+        value
+    }
+
+    fn is_leaf(
+        &self,
+        grid: &Grid,
+        name: Name,
+        depth: u32,
+        passes: Passes,
+        me: u8,
+        them: u8,
+    ) -> bool {
+        let printed = depth + u32::from(self.faults.has(Fault::DepthFromOne));
+        let at_cutoff = if self.faults.has(Fault::ExpandsAtCutoffDepth) {
+            printed > self.cutoff_depth
+        } else {
+            printed >= self.cutoff_depth
+        };
+        if at_cutoff {
+            return true;
+        }
+        let passes_to_end = if self.faults.has(Fault::GameEndsLate) {
+            3
+        } else {
+            2
+        };
+        let ended_by_passes = if self.faults.has(Fault::StalePassFlag) {
+            name == Name::Pass && passes.after_any_pass
+        } else {
+            match self.leaf_rule {
+                LeafRule::PassAfterPass => passes.consecutive >= passes_to_end,
+                LeafRule::GameOverOrSecondPass => passes.total >= passes_to_end,
+            }
+        };
+        let game_over = self.leaf_rule == LeafRule::GameOverOrSecondPass
+            && (grid.count(me) == 0 || grid.count(them) == 0 || grid.count(EMPTY) == 0);
+        let seen_early = self.faults.has(Fault::GameEndsEarly)
+            && passes.consecutive >= 1
+            && grid.moves(me, them, self.rules).is_empty();
+        ended_by_passes || game_over || seen_early
+    }
+
+    /// Searches the node `grid` reached as `name`, with `me` to move against `them`;
+    /// `max` says whether that is MAX. Returns the value the node hands its parent.
+    #[allow(clippy::too_many_arguments)]
+    fn visit(
+        &mut self,
+        grid: &Grid,
+        name: Name,
+        depth: u32,
+        passes: Passes,
+        (max, me, them): (bool, u8, u8),
+        (mut alpha, mut beta): (i32, i32),
+        record: Record,
+    ) -> Result<i32, TooLong> {
+        let moves = grid.moves(me, them, self.rules);
+        let blocked_leaf = moves.is_empty() && self.faults.has(Fault::NoPassNode);
+        if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
+            let value = self.evaluate(grid, max);
+            self.print(name, depth, value, alpha, beta)?;
+            return Ok(value);
+        }
+        let fail_hard = self.faults.has(Fault::FailHard);
+        let shown = |v: i32, alpha: i32, beta: i32| match (fail_hard, max) {
+            (false, _) => v,
+            (true, true) => v.max(alpha),
+            (true, false) => v.min(beta),
+        };
+        let mut v = if max { -INFINITY } else { INFINITY };
+        self.print(name, depth, shown(v, alpha, beta), alpha, beta)?;
+
+        let children: Vec<(Name, Grid)> = if moves.is_empty() {
+            vec![(Name::Pass, *grid)]
+        } else {
+            moves
+                .iter()
+                .map(|&cell| (Name::Cell(cell), grid.play(cell, me, them, self.rules)))
+                .collect()
+        };
+        for (child_name, child) in children {
+            let child_passes = if child_name == Name::Pass {
+                let after_any_pass = self.pass_seen;
+                self.pass_seen = true;
+                Passes {
+                    consecutive: passes.consecutive + 1,
+                    total: passes.total + 1,
+                    after_any_pass,
+                }
+            } else {
+                Passes {
+                    consecutive: 0,
+                    total: passes.total,
+                    after_any_pass: false,
+                }
+            };
+            let child_depth =
+                if child_name == Name::Pass && self.faults.has(Fault::PassCostsNoDepth) {
+                    depth
+                } else {
+                    depth + 1
+                };
+            let child_record = match (record, child_name) {
+                (Record::Root, Name::Pass) => Record::RootPass,
+                _ => Record::Nothing,
+            };
+            let child_value = self.visit(
+                &child,
+                child_name,
+                child_depth,
+                child_passes,
+                (!max, them, me),
+                (alpha, beta),
+                child_record,
+            )?;
+            match record {
+                Record::Root => self.root_children.push((child_name, child_value, child)),
+                Record::RootPass => self.pass_children.push((child_name, child_value, child)),
+                Record::Nothing => {}
+            }
+            if (max && child_value > v) || (!max && child_value < v) {
+                v = child_value;
+            }
+            if self.pruning {
+                let update_first = self.faults.has(Fault::UpdateBeforeCutoff);
+                let update = |alpha: &mut i32, beta: &mut i32| {
+                    if max {
+                        *alpha = (*alpha).max(v);
+                    } else {
+                        *beta = (*beta).min(v);
+                    }
+                };
+                if update_first {
+                    update(&mut alpha, &mut beta);
+                }
+                let strict = self.faults.has(Fault::StrictPruning);
+                let cut = match (max, strict) {
+                    (true, false) => v >= beta,
+                    (true, true) => v > beta,
+                    (false, false) => v <= alpha,
+                    (false, true) => v < alpha,
+                };
+                if cut && !self.faults.has(Fault::NoPruning) {
+                    let value = shown(v, alpha, beta);
+                    self.print(name, depth, value, alpha, beta)?;
+                    return Ok(value);
+                }
+                if !update_first {
+                    update(&mut alpha, &mut beta);
+                }
+            }
+            self.print(name, depth, shown(v, alpha, beta), alpha, beta)?;
+        }
+        Ok(shown(v, alpha, beta))
+    }
+}
+
+/// The first of `children` (cells only) that the program takes as best for a node
+/// that maximises when `max`: strictly better than those before it, or as good when
+/// `ties_to_last`.
+fn best_child(children: &[Child], max: bool, ties_to_last: bool) -> Option<Grid> {
+    let mut best: Option<(i32, Grid)> = None;
+    for &(name, value, grid) in children {
+        let Name::Cell(_) = name else { continue };
+        let better = match best {
+            None => true,
+            Some((best_value, _)) if ties_to_last => {
+                if max {
+                    value >= best_value
+                } else {
+                    value <= best_value
+                }
+            }
+            Some((best_value, _)) => {
+                if max {
+                    value > best_value
+                } else {
+                    value < best_value
+                }
+            }
+        };
+        if better {
+            best = Some((value, grid));
+        }
+    }
+    best.map(|(_, grid)| grid)
+}
+
+/// See [`super::write`].
+pub(super) fn run(
+    problem: &Problem,
+    style: Style,
+    faults: Faults,
+    max_lines: usize,
+) -> Option<Vec<u8>> {
+    let grid = Grid::from_discs(problem.x_discs, problem.o_discs);
+    let (player, opponent) = match problem.player.symbol() {
+        b'X' => (b'X', b'O'),
+        _ => (b'O', b'X'),
+    };
+    // A player read as "X\r" owns no cell; its opponent comes out as X either way.
+    let (me, them) = if faults.has(Fault::InputCr) {
+        (NOBODY, b'X')
+    } else {
+        (player, opponent)
+    };
+    let release_rule = problem.dialect.leaf_rule();
+    let leaf_rule = match release_rule {
+        LeafRule::PassAfterPass if faults.has(Fault::OlderEndRule) => {
+            LeafRule::GameOverOrSecondPass
+        }
+        LeafRule::GameOverOrSecondPass if faults.has(Fault::NewerEndRule) => {
+            LeafRule::PassAfterPass
+        }
+        rule => rule,
+    };
+    let mut searcher = Searcher {
+        faults,
+        rules: Rules {
+            column_major: faults.has(Fault::ColumnMajorOrder),
+            move_per_direction: faults.has(Fault::DuplicateMoves),
+            skip_a1: faults.has(Fault::SkipsA1),
+            skip_column_a: faults.has(Fault::SkipsColumnA),
+            last_direction_only: faults.has(Fault::OneDirectionFlips),
+        },
+        cutoff_depth: problem.depth,
+        leaf_rule,
+        pruning: problem.task != Task::Minimax,
+        max_symbol: me,
+        min_symbol: them,
+        lines: Vec::new(),
+        max_lines,
+        pass_seen: false,
+        root_children: Vec::new(),
+        pass_children: Vec::new(),
+    };
+    let root_max = !faults.has(Fault::RootAsMin);
+    let root_value = searcher
+        .visit(
+            &grid,
+            Name::Root,
+            0,
+            Passes::default(),
+            (root_max, me, them),
+            (-INFINITY, INFINITY),
+            Record::Root,
+        )
+        .ok()?;
+
+    let children = &searcher.root_children;
+    let root_passes = children
+        .first()
+        .is_some_and(|&(name, _, _)| name == Name::Pass);
+    let next = if faults.has(Fault::BoardAfterPass) && root_passes {
+        best_child(&searcher.pass_children, !root_max, false)
+    } else if faults.has(Fault::BoardByStaticValue) {
+        children
+            .iter()
+            .find(|&&(name, _, child)| {
+                matches!(name, Name::Cell(_)) && searcher.evaluate(&child, !root_max) == root_value
+            })
+            .map(|&(_, _, child)| child)
+    } else if faults.has(Fault::FirstMoveBoard) {
+        children
+            .iter()
+            .find(|&&(name, _, _)| matches!(name, Name::Cell(_)))
+            .map(|&(_, _, child)| child)
+    } else {
+        best_child(children, root_max, faults.has(Fault::LastTiedMove))
+    };
+    Some(render(
+        problem,
+        style,
+        faults,
+        &next.unwrap_or(grid),
+        &searcher.lines,
+    ))
+}
+
+/// A name as the program prints it.
+fn name_text(name: Name, faults: Faults) -> Vec<u8> {
+    match name {
+        Name::Root => b"root".to_vec(),
+        Name::Pass => b"pass".to_vec(),
+        Name::Cell(cell) if cell.col == 0 && faults.has(Fault::ColumnANamedRoot) => {
+            b"root".to_vec()
+        }
+        Name::Cell(cell) => {
+            let digit = if cell.row == 0 && faults.has(Fault::Row1NulNames) {
+                0
+            } else {
+                b'1' + cell.row as u8
+            };
+            vec![b'a' + cell.col as u8, digit]
+        }
+    }
+}
+
+/// A value as the program prints it.
+fn value_text(value: i32, faults: Faults) -> String {
+    let inf = faults.has(Fault::InfSpelling);
+    match value {
+        INFINITY if inf => "inf".into(),
+        INFINITY => "Infinity".into(),
+        v if v == -INFINITY && inf => "-inf".into(),
+        v if v == -INFINITY => "-Infinity".into(),
+        v if faults.has(Fault::FloatValues) => format!("{v}.0"),
+        v => v.to_string(),
+    }
+}
+
+/// The whole file: the next board `next`, the header and the log `lines`.
+fn render(problem: &Problem, style: Style, faults: Faults, next: &Grid, lines: &[Line]) -> Vec<u8> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    if !faults.has(Fault::MissingBoard) {
+        for row in &next.cells {
+            let mut text = Vec::new();
+            for (col, &cell) in row.iter().enumerate() {
+                if col > 0 && faults.has(Fault::SpacedBoard) {
+                    text.push(b' ');
+                }
+                text.push(cell);
+            }
+            if faults.has(Fault::InputCr) {
+                text.push(b'\r');
+            }
+            out.push(text);
+        }
+    }
+    let columns = match problem.task {
+        Task::Greedy => None,
+        Task::Minimax => Some(MINIMAX_HEADER),
+        Task::AlphaBeta => Some(ALPHA_BETA_HEADER),
+    };
+    if let Some(header) = columns {
+        if !faults.has(Fault::MissingHeader) {
+            out.push(header.as_bytes().to_vec());
+        }
+        for line in lines {
+            let mut text = name_text(line.name, faults);
+            text.extend_from_slice(
+                format!(",{},{}", line.depth, value_text(line.value, faults)).as_bytes(),
+            );
+            if problem.task == Task::AlphaBeta {
+                let window = format!(
+                    ",{},{}",
+                    value_text(line.alpha, faults),
+                    value_text(line.beta, faults)
+                );
+                text.extend_from_slice(window.as_bytes());
+            }
+            out.push(text);
+        }
+    }
+    let line_end = match (style.line_end, faults.has(Fault::LineEnds)) {
+        (LineEnd::Crlf, false) | (LineEnd::Lf, true) => LineEnd::Crlf,
+        _ => LineEnd::Lf,
+    };
+    let mut bytes = out.join(line_end.bytes());
+    if style.final_newline != faults.has(Fault::FinalNewline) && !out.is_empty() {
+        bytes.extend_from_slice(line_end.bytes());
+    }
+    bytes
+}
