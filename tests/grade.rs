@@ -7,6 +7,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use reversi::format::cs561;
+use reversi::grader::mutants::{self, Fault, Faults};
+
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 
 fn official() -> PathBuf {
@@ -58,7 +61,43 @@ fn class() -> tempfile::TempDir {
     // A submission without the file the command names.
     fs::create_dir(dir.path().join("henry-missing")).unwrap();
     fs::write(dir.path().join("henry-missing/hw1.sh"), "true\n").unwrap();
+    // Programs with search faults of the bug catalogue: each writes what a program
+    // with that fault writes for the input it is given.
+    mutant_submission(
+        &dir.path().join("ivan-updates-at-cutoff"),
+        Fault::UpdateBeforeCutoff,
+    );
+    mutant_submission(
+        &dir.path().join("judy-strict-pruning"),
+        Fault::StrictPruning,
+    );
     dir
+}
+
+/// A submission that answers each official input as a program with `fault` does: the
+/// answers computed by the mutant solver, looked up by the input's checksum.
+fn mutant_submission(folder: &Path, fault: Fault) {
+    let answers = folder.join("answers");
+    fs::create_dir_all(&answers).unwrap();
+    for case in 1..=5 {
+        let case = official().join(format!("case{case}"));
+        let input = fs::read(case.join("input.txt")).unwrap();
+        let problem = cs561::parse(&input, None).unwrap();
+        let style = mutants::style_of(&fs::read(case.join("output.txt")).unwrap());
+        let output = mutants::write(&problem, style, Faults::one(fault), 100_000).unwrap();
+        let sum = Command::new("cksum")
+            .stdin(fs::File::open(case.join("input.txt")).unwrap())
+            .output()
+            .unwrap();
+        let sum = text(&sum.stdout);
+        let sum = sum.split_whitespace().next().unwrap();
+        fs::write(answers.join(sum), output).unwrap();
+    }
+    fs::write(
+        folder.join("hw.sh"),
+        "cp \"$(dirname \"$0\")/answers/$(cksum < input.txt | cut -d' ' -f1)\" output.txt\n",
+    )
+    .unwrap();
 }
 
 fn grade(class: &Path, extra: &[&str]) -> Output {
@@ -100,7 +139,7 @@ fn a_class_is_graded_with_each_mistake_named() {
     // The CSV: a header and a row per student, a column per case.
     let csv = fs::read_to_string(csv).unwrap();
     let rows: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
-    assert_eq!(rows.len(), 9);
+    assert_eq!(rows.len(), 11);
     assert!(rows[0].ends_with(",case1,case2,case3,case4,case5"));
     assert!(rows[1].starts_with("alice-correct,5,5,5,5,5,,PASS,PASS"));
     // Each report names each mistake once with the cases it affects.
@@ -138,7 +177,7 @@ fn junit_xml_parses_with_a_testcase_per_case() {
         .descendants()
         .filter(|n| n.has_tag_name("testsuite"))
         .collect();
-    assert_eq!(suites.len(), 8);
+    assert_eq!(suites.len(), 10);
     let alice = suites[0];
     assert_eq!(alice.attribute("name"), Some("alice-correct"));
     assert_eq!(alice.attribute("tests"), Some("5"));
