@@ -404,3 +404,46 @@ fn ctrl_c_keeps_what_is_done_and_says_so() {
     assert!(b.contains("INTERRUPTED      case1"), "{b}");
     assert!(!reports.join("c-slow.txt").exists());
 }
+
+#[test]
+fn cases_weigh_their_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    for case in 1..=5 {
+        let from = official().join(format!("case{case}"));
+        let to = cases.join(format!("case{case}"));
+        fs::create_dir_all(&to).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(from.join(file), to.join(file)).unwrap();
+        }
+    }
+    fs::write(cases.join("case1/points"), "3\n").unwrap();
+    let class = dir.path().join("class");
+    fs::create_dir_all(class.join("alice")).unwrap();
+    fs::write(class.join("alice/hw.sh"), format!("exec {BIN}\n")).unwrap();
+    let run = |points: &str| {
+        reversi(&[
+            "grade",
+            class.to_str().unwrap(),
+            "--cases",
+            cases.to_str().unwrap(),
+            "--run",
+            "sh {submission}/hw.sh",
+            "--read-only",
+            BIN,
+            "--points",
+            points,
+            "--json",
+        ])
+    };
+    let output = run("2");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["students"][0]["score"], 11.0);
+    assert_eq!(report["students"][0]["max_score"], 11.0);
+    fs::write(cases.join("case1/points"), "three\n").unwrap();
+    let bad = run("2");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("case1/points: expected a number of points"));
+    assert_eq!(run("-1").status.code(), Some(2));
+}

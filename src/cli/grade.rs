@@ -43,6 +43,9 @@ pub struct GradeArgs {
     /// How a case passes; every report states it.
     #[arg(long, value_enum, default_value_t = CompareArg::Strict)]
     compare: CompareArg,
+    /// The points of a case without a `points` file of its own.
+    #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = parse_points)]
+    points: f64,
     /// Wall time of each run, in seconds; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
@@ -76,6 +79,14 @@ pub struct GradeArgs {
     exact_criterion: Option<String>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+}
+
+/// A number of points: finite and not negative.
+fn parse_points(text: &str) -> std::result::Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && *p >= 0.0)
+        .ok_or_else(|| format!("expected a number of points (such as 2 or 0.5); found {text:?}"))
 }
 
 /// `--compare`.
@@ -126,7 +137,7 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         find_submissions(&args.submissions)?
     };
     let cases = find_cases(&args.cases)?;
-    let points = case_points(&cases)?;
+    let points = case_points(&cases, args.points)?;
     let mut shown = args.sandbox.read_only().to_vec();
     shown.push(args.submissions.clone());
     refuse_showing_cases(&args.cases, &shown)?;
@@ -341,7 +352,7 @@ pub fn package(args: &PackageArgs) -> Result<()> {
     }
     // The cases must be readable cases: the same check `grade` makes.
     let cases = find_cases(&args.cases)?;
-    case_points(&cases)?;
+    case_points(&cases, 1.0)?;
     let platform = match args.platform {
         PlatformArg::Gradescope => bundle::Platform::Gradescope,
         PlatformArg::Vocareum => bundle::Platform::Vocareum,

@@ -109,15 +109,17 @@ pub fn find_submissions(dir: &Path) -> Result<Vec<Submission>, GradeError> {
 }
 
 /// The points of each case: the number in a `points` file beside it (`NAME.points`
-/// for a pair, else the folder's `points`), or 1.
-pub fn case_points(cases: &[Case]) -> Result<Vec<f64>, GradeError> {
+/// for a pair, else the folder's `points`), or `default`.
+pub fn case_points(cases: &[Case], default: f64) -> Result<Vec<f64>, GradeError> {
     cases
         .iter()
         .map(|case| {
             let own = case.input.with_extension("points");
             let folder = case.input.with_file_name("points");
             let file = [own, folder].into_iter().find(|p| p.is_file());
-            let Some(file) = file else { return Ok(1.0) };
+            let Some(file) = file else {
+                return Ok(default);
+            };
             let text = fs::read_to_string(&file).unwrap_or_default();
             text.trim()
                 .parse::<f64>()
