@@ -266,7 +266,7 @@ fn any_broken_line_is_explained() {
         }
         let expected = fs::read(entry.path()).unwrap();
         let input = fs::read(entry.path().with_file_name("input.txt")).unwrap();
-        let root = reversi::grader::replay::Position::root(&cs561::parse(&input, None).unwrap());
+        let problem = cs561::parse(&input, None).unwrap();
         let text = String::from_utf8(expected.clone()).unwrap();
         let lines: Vec<&str> = text.split("\r\n").collect();
         for i in 0..lines.len() {
@@ -293,7 +293,8 @@ fn any_broken_line_is_explained() {
                 }
                 let report = check(&expected, actual.as_bytes(), false);
                 assert!(!report.passed(), "{}: line {i}", entry.path().display());
-                let replayed = check_with_input(&expected, actual.as_bytes(), false, Some(root));
+                let replayed =
+                    check_with_input(&expected, actual.as_bytes(), false, Some(&problem));
                 assert_eq!(
                     replayed.difference.as_ref().map(|d| d.line),
                     Some(report.difference.as_ref().unwrap().line)
@@ -370,9 +371,8 @@ fn columns_before_rows() {
     insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::MoveOrder)));
 }
 
-fn handout_root() -> reversi::grader::replay::Position {
-    let problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
-    reversi::grader::replay::Position::root(&problem)
+fn handout_problem() -> cs561::Problem {
+    cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap()
 }
 
 #[test]
@@ -381,7 +381,7 @@ fn a_move_that_is_not_legal_with_the_input() {
     let actual = replace_line(&handout(), "e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
     let blind = check(&handout(), &actual, false);
     assert_eq!(blind.difference.unwrap().mistake, None);
-    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
     assert_eq!(
         report.difference.as_ref().unwrap().mistake,
         Some(Mistake::IllegalMove)
@@ -396,7 +396,7 @@ fn a_wrong_leaf_value_shows_the_board_with_the_input() {
         "c3,2,-3,-Infinity,Infinity",
         "c3,2,-5,-Infinity,Infinity",
     );
-    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
     assert_eq!(report.difference.as_ref().unwrap().mistake, None);
     insta::assert_snapshot!(report.to_string());
 }
@@ -412,9 +412,8 @@ fn byte_order_mark() {
 fn an_input_that_does_not_fit_is_not_used() {
     // The input of another case: d3 is not a legal move there.
     let other = cs561::parse(&case("cs561/s2017/case4/input.txt"), None).unwrap();
-    let root = reversi::grader::replay::Position::root(&other);
     let actual = replace_line(&handout(), "e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
-    let report = check_with_input(&handout(), &actual, false, Some(root));
+    let report = check_with_input(&handout(), &actual, false, Some(&other));
     assert_eq!(report.difference.unwrap().mistake, None);
     assert!(report
         .notes
@@ -428,11 +427,10 @@ fn an_input_that_does_not_fit_is_not_used() {
         "handout/s2017-example",
     ] {
         let problem = cs561::parse(&case(&format!("{case_dir}/input.txt")), None).unwrap();
-        let root = reversi::grader::replay::Position::root(&problem);
         let expected = case(&format!("{case_dir}/output.txt"));
         let mut broken = expected.clone();
         broken.extend_from_slice(b"\r\nx");
-        let report = check_with_input(&expected, &broken, false, Some(root));
+        let report = check_with_input(&expected, &broken, false, Some(&problem));
         assert!(
             report.notes.iter().all(|n| !n.contains("does not fit")),
             "{case_dir}"
@@ -458,7 +456,7 @@ fn a_pass_with_legal_moves_with_the_input() {
         "c3,2,-3,-Infinity,Infinity",
         "pass,2,-3,-Infinity,Infinity",
     );
-    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
     assert_eq!(
         report.difference.as_ref().unwrap().mistake,
         Some(Mistake::ExtraPass)

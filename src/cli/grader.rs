@@ -39,10 +39,15 @@ pub struct CheckArgs {
     /// Print the report as JSON instead of words.
     #[arg(long)]
     json: bool,
-    /// The case's input: then the explanation can tell whether a move in the log is
-    /// legal, and show the board where the logs part.
+    /// The case's input: then the catalogue of known mistakes is run on it to name
+    /// every mistake with certainty, moves are checked for legality, and the board
+    /// where the logs part is shown.
     #[arg(long, value_name = "PATH")]
     input: Option<PathBuf>,
+    /// After the first difference, list every distinct mistake in the file, each with
+    /// its first line and the lines it accounts for (all of them with --input).
+    #[arg(long)]
+    all: bool,
 }
 
 /// Failures of the grader tools that the user fixes by changing the arguments (exit 2).
@@ -119,17 +124,17 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 pub fn check(args: &CheckArgs) -> Result<()> {
     let expected = read(&args.expected)?;
     let actual = read(&args.actual)?;
-    let root = match &args.input {
+    let problem = match &args.input {
         Some(path) => {
-            let problem =
-                cs561::parse(&read(path)?, None).with_context(|| path.display().to_string())?;
-            Some(Position::root(&problem))
+            Some(cs561::parse(&read(path)?, None).with_context(|| path.display().to_string())?)
         }
         None => None,
     };
-    let report = check::check_with_input(&expected, &actual, args.lenient, root);
+    let report = check::check_with_input(&expected, &actual, args.lenient, problem.as_ref());
     if args.json {
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else if args.all {
+        print_out(&format!("{report}\n{}", report.listing()))?;
     } else {
         print_out(&report.to_string())?;
     }

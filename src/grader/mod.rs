@@ -9,6 +9,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod diagnose;
 pub mod gen;
 pub mod log;
 pub mod mutants;
