@@ -8,6 +8,7 @@ use reversi::format::cs561::{self, board_lines};
 use reversi::format::{LineEnd, Style};
 use reversi::grader::check::{check, check_with_input, Mistake, Report};
 use reversi::grader::log::{self, Entry};
+use reversi::grader::mutants::{self, Fault, Faults};
 
 fn case(path: &str) -> Vec<u8> {
     fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -462,4 +463,119 @@ fn a_pass_with_legal_moves_with_the_input() {
         Some(Mistake::ExtraPass)
     );
     insta::assert_snapshot!(report.to_string());
+}
+
+/// A file with two known mistakes, made by the catalogue's program on an official
+/// case: the report (with the input) names the first, `--all` lists both with
+/// their first lines and the lines each accounts for.
+fn two_mistakes(case_dir: &str, first: Fault, second: Fault) -> String {
+    let problem = cs561::parse(&case(&format!("{case_dir}/input.txt")), None).unwrap();
+    let expected = case(&format!("{case_dir}/output.txt"));
+    let faults = Faults::one(first).with(second);
+    let actual = mutants::write(&problem, Style::default(), faults, 10_000).unwrap();
+    let report = check_with_input(&expected, &actual, false, Some(&problem));
+    let listed: Vec<Option<Fault>> = report.mistakes.iter().map(|l| l.fault).collect();
+    assert!(
+        listed.contains(&Some(first)) && listed.contains(&Some(second)),
+        "{}",
+        report.listing()
+    );
+    format!("{report}\n{}", report.listing())
+}
+
+#[test]
+fn two_mistakes_strict_pruning_and_lf() {
+    insta::assert_snapshot!(two_mistakes(
+        "handout/s2017-example",
+        Fault::StrictPruning,
+        Fault::LineEnds
+    ));
+}
+
+#[test]
+fn two_mistakes_fail_hard_and_floats() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case4",
+        Fault::FailHard,
+        Fault::FloatValues
+    ));
+}
+
+#[test]
+fn two_mistakes_last_tied_move_and_inf() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case4",
+        Fault::LastTiedMove,
+        Fault::InfSpelling
+    ));
+}
+
+#[test]
+fn two_mistakes_no_pass_node_and_missing_header() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case1",
+        Fault::NoPassNode,
+        Fault::MissingHeader
+    ));
+}
+
+#[test]
+fn two_mistakes_wrong_root_player_and_updated_window() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case3",
+        Fault::RootAsMin,
+        Fault::UpdateBeforeCutoff
+    ));
+}
+
+#[test]
+fn a_mistake_outside_the_catalogue_is_a_guess() {
+    // Strict pruning, plus a leaf value no known mistake explains.
+    let problem = handout_problem();
+    let strict = mutants::write(
+        &problem,
+        Style::default(),
+        Faults::one(Fault::StrictPruning),
+        10_000,
+    )
+    .unwrap();
+    let actual = replace_line(&strict, "f4,2,0,-3,Infinity", "f4,2,5,-3,Infinity");
+    let report = check_with_input(&handout(), &actual, false, Some(&problem));
+    insta::assert_snapshot!(format!("{report}\n{}", report.listing()));
+}
+
+#[test]
+fn check_all_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let problem = handout_problem();
+    let faults = Faults::one(Fault::UpdateBeforeCutoff).with(Fault::InfSpelling);
+    let student = dir.path().join("student.txt");
+    fs::write(
+        &student,
+        mutants::write(&problem, Style::default(), faults, 10_000).unwrap(),
+    )
+    .unwrap();
+    let root = format!(
+        "{}/testcases/handout/s2017-example",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |extra: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"));
+        command
+            .arg("check")
+            .arg(format!("{root}/output.txt"))
+            .arg(&student)
+            .args(extra);
+        command.output().unwrap()
+    };
+    let all = run(&["--all", "--input", &format!("{root}/input.txt")]);
+    assert_eq!(all.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&all.stdout);
+    assert!(
+        text.contains("[update-before-cutoff]") && text.contains("[inf-spelling]"),
+        "{text}"
+    );
+    let blind = run(&["--all"]);
+    let text = String::from_utf8_lossy(&blind.stdout);
+    assert!(text.contains("give the case's input (--input)"), "{text}");
 }

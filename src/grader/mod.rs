@@ -8,6 +8,7 @@
 //! it byte for byte.
 
 pub mod batch;
+pub mod catching;
 pub mod check;
 pub mod diagnose;
 pub mod gen;
