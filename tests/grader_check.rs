@@ -8,6 +8,7 @@ use reversi::format::cs561::{self, board_lines};
 use reversi::format::{LineEnd, Style};
 use reversi::grader::check::{check, check_with_input, Mistake, Report};
 use reversi::grader::log::{self, Entry};
+use reversi::grader::mutants::{self, Fault, Faults};
 
 fn case(path: &str) -> Vec<u8> {
     fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -266,7 +267,7 @@ fn any_broken_line_is_explained() {
         }
         let expected = fs::read(entry.path()).unwrap();
         let input = fs::read(entry.path().with_file_name("input.txt")).unwrap();
-        let root = reversi::grader::replay::Position::root(&cs561::parse(&input, None).unwrap());
+        let problem = cs561::parse(&input, None).unwrap();
         let text = String::from_utf8(expected.clone()).unwrap();
         let lines: Vec<&str> = text.split("\r\n").collect();
         for i in 0..lines.len() {
@@ -293,7 +294,8 @@ fn any_broken_line_is_explained() {
                 }
                 let report = check(&expected, actual.as_bytes(), false);
                 assert!(!report.passed(), "{}: line {i}", entry.path().display());
-                let replayed = check_with_input(&expected, actual.as_bytes(), false, Some(root));
+                let replayed =
+                    check_with_input(&expected, actual.as_bytes(), false, Some(&problem));
                 assert_eq!(
                     replayed.difference.as_ref().map(|d| d.line),
                     Some(report.difference.as_ref().unwrap().line)
@@ -370,9 +372,8 @@ fn columns_before_rows() {
     insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::MoveOrder)));
 }
 
-fn handout_root() -> reversi::grader::replay::Position {
-    let problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
-    reversi::grader::replay::Position::root(&problem)
+fn handout_problem() -> cs561::Problem {
+    cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap()
 }
 
 #[test]
@@ -381,7 +382,7 @@ fn a_move_that_is_not_legal_with_the_input() {
     let actual = replace_line(&handout(), "e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
     let blind = check(&handout(), &actual, false);
     assert_eq!(blind.difference.unwrap().mistake, None);
-    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
     assert_eq!(
         report.difference.as_ref().unwrap().mistake,
         Some(Mistake::IllegalMove)
@@ -396,7 +397,7 @@ fn a_wrong_leaf_value_shows_the_board_with_the_input() {
         "c3,2,-3,-Infinity,Infinity",
         "c3,2,-5,-Infinity,Infinity",
     );
-    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
     assert_eq!(report.difference.as_ref().unwrap().mistake, None);
     insta::assert_snapshot!(report.to_string());
 }
@@ -412,9 +413,8 @@ fn byte_order_mark() {
 fn an_input_that_does_not_fit_is_not_used() {
     // The input of another case: d3 is not a legal move there.
     let other = cs561::parse(&case("cs561/s2017/case4/input.txt"), None).unwrap();
-    let root = reversi::grader::replay::Position::root(&other);
     let actual = replace_line(&handout(), "e3,2,0,-Infinity,-3", "a1,2,0,-Infinity,-3");
-    let report = check_with_input(&handout(), &actual, false, Some(root));
+    let report = check_with_input(&handout(), &actual, false, Some(&other));
     assert_eq!(report.difference.unwrap().mistake, None);
     assert!(report
         .notes
@@ -428,11 +428,10 @@ fn an_input_that_does_not_fit_is_not_used() {
         "handout/s2017-example",
     ] {
         let problem = cs561::parse(&case(&format!("{case_dir}/input.txt")), None).unwrap();
-        let root = reversi::grader::replay::Position::root(&problem);
         let expected = case(&format!("{case_dir}/output.txt"));
         let mut broken = expected.clone();
         broken.extend_from_slice(b"\r\nx");
-        let report = check_with_input(&expected, &broken, false, Some(root));
+        let report = check_with_input(&expected, &broken, false, Some(&problem));
         assert!(
             report.notes.iter().all(|n| !n.contains("does not fit")),
             "{case_dir}"
@@ -458,12 +457,127 @@ fn a_pass_with_legal_moves_with_the_input() {
         "c3,2,-3,-Infinity,Infinity",
         "pass,2,-3,-Infinity,Infinity",
     );
-    let report = check_with_input(&handout(), &actual, false, Some(handout_root()));
+    let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
     assert_eq!(
         report.difference.as_ref().unwrap().mistake,
         Some(Mistake::ExtraPass)
     );
     insta::assert_snapshot!(report.to_string());
+}
+
+/// A file with two known mistakes, made by the catalogue's program on an official
+/// case: the report (with the input) names the first, `--all` lists both with
+/// their first lines and the lines each accounts for.
+fn two_mistakes(case_dir: &str, first: Fault, second: Fault) -> String {
+    let problem = cs561::parse(&case(&format!("{case_dir}/input.txt")), None).unwrap();
+    let expected = case(&format!("{case_dir}/output.txt"));
+    let faults = Faults::one(first).with(second);
+    let actual = mutants::write(&problem, Style::default(), faults, 10_000).unwrap();
+    let report = check_with_input(&expected, &actual, false, Some(&problem));
+    let listed: Vec<Option<Fault>> = report.mistakes.iter().map(|l| l.fault).collect();
+    assert!(
+        listed.contains(&Some(first)) && listed.contains(&Some(second)),
+        "{}",
+        report.listing()
+    );
+    format!("{report}\n{}", report.listing())
+}
+
+#[test]
+fn two_mistakes_strict_pruning_and_lf() {
+    insta::assert_snapshot!(two_mistakes(
+        "handout/s2017-example",
+        Fault::StrictPruning,
+        Fault::LineEnds
+    ));
+}
+
+#[test]
+fn two_mistakes_fail_hard_and_floats() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case4",
+        Fault::FailHard,
+        Fault::FloatValues
+    ));
+}
+
+#[test]
+fn two_mistakes_last_tied_move_and_inf() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case4",
+        Fault::LastTiedMove,
+        Fault::InfSpelling
+    ));
+}
+
+#[test]
+fn two_mistakes_no_pass_node_and_missing_header() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case1",
+        Fault::NoPassNode,
+        Fault::MissingHeader
+    ));
+}
+
+#[test]
+fn two_mistakes_wrong_root_player_and_updated_window() {
+    insta::assert_snapshot!(two_mistakes(
+        "cs561/s2017/case3",
+        Fault::RootAsMin,
+        Fault::UpdateBeforeCutoff
+    ));
+}
+
+#[test]
+fn a_mistake_outside_the_catalogue_is_a_guess() {
+    // Strict pruning, plus a leaf value no known mistake explains.
+    let problem = handout_problem();
+    let strict = mutants::write(
+        &problem,
+        Style::default(),
+        Faults::one(Fault::StrictPruning),
+        10_000,
+    )
+    .unwrap();
+    let actual = replace_line(&strict, "f4,2,0,-3,Infinity", "f4,2,5,-3,Infinity");
+    let report = check_with_input(&handout(), &actual, false, Some(&problem));
+    insta::assert_snapshot!(format!("{report}\n{}", report.listing()));
+}
+
+#[test]
+fn check_all_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let problem = handout_problem();
+    let faults = Faults::one(Fault::UpdateBeforeCutoff).with(Fault::InfSpelling);
+    let student = dir.path().join("student.txt");
+    fs::write(
+        &student,
+        mutants::write(&problem, Style::default(), faults, 10_000).unwrap(),
+    )
+    .unwrap();
+    let root = format!(
+        "{}/testcases/handout/s2017-example",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = |extra: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_reversi"));
+        command
+            .arg("check")
+            .arg(format!("{root}/output.txt"))
+            .arg(&student)
+            .args(extra);
+        command.output().unwrap()
+    };
+    let all = run(&["--all", "--input", &format!("{root}/input.txt")]);
+    assert_eq!(all.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&all.stdout);
+    assert!(
+        text.contains("[update-before-cutoff]") && text.contains("[inf-spelling]"),
+        "{text}"
+    );
+    let blind = run(&["--all"]);
+    let text = String::from_utf8_lossy(&blind.stdout);
+    assert!(text.contains("give the case's input (--input)"), "{text}");
 }
 
 /// A student's log with a NUL and a terminal escape in a node name: the report

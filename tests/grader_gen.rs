@@ -8,7 +8,9 @@ use std::process::{Command, Output};
 use reversi::format::cs561::{self, Dialect, Player};
 use reversi::format::Style;
 use reversi::grader::batch::{ArgsSyntax, CaseOptions};
-use reversi::grader::gen::{generate, Category, GenOptions};
+use reversi::grader::catching::caught_by;
+use reversi::grader::gen::{generate, generate_catching, Category, GenOptions};
+use reversi::grader::mutants::Faults;
 
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 
@@ -245,4 +247,64 @@ fn every_category_gives_what_it_promises() {
         .unwrap()
         .iter()
         .all(|c| c.category == Category::PassChain));
+}
+
+#[test]
+fn cases_that_catch_every_fault_their_candidates_catch() {
+    let options = GenOptions {
+        count: 24,
+        seed: 77,
+        categories: Vec::new(),
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines: 150,
+        task: reversi::format::cs561::Task::AlphaBeta,
+        depth: None,
+    };
+    let set = generate_catching(&options, &NoArgs).unwrap();
+    assert_eq!(set.candidates, 24);
+    let candidates = generate(&options, &NoArgs).unwrap();
+    let by_any: Faults = candidates
+        .iter()
+        .flat_map(|c| caught_by(&c.problem, Style::default()).iter())
+        .collect();
+    let by_chosen: Faults = set.matrix.caught.iter().flat_map(|f| f.iter()).collect();
+    assert_eq!(by_chosen, by_any);
+    assert!(set.cases.len() < candidates.len() / 2, "{}", set.matrix);
+    for (case, caught) in set.cases.iter().zip(&set.matrix.caught) {
+        assert_eq!(*caught, caught_by(&case.problem, Style::default()));
+    }
+    // Written as a case folder, they pass batch; the command prints the matrix.
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("catching");
+    let output = reversi(&[
+        "gen",
+        "--catch-every-fault",
+        "--candidates",
+        "24",
+        "--seed",
+        "77",
+        "--max-lines",
+        "150",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("fault \\ case") && text.contains(" chosen from 24 catch "));
+    assert_eq!(files(&out).len(), 2 * set.cases.len());
+    let batch = reversi(&["batch", out.to_str().unwrap()]);
+    assert_eq!(batch.status.code(), Some(0));
+}
+
+#[test]
+fn the_official_spring_2017_cases_miss_some_faults() {
+    let dir = format!("{}/testcases/cs561/s2017", env!("CARGO_MANIFEST_DIR"));
+    let output = reversi(&["batch", &dir, "--mutants"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "a fault no case catches fails"
+    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&output.stdout));
 }

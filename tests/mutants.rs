@@ -3,12 +3,16 @@
 //! every case of `testcases/` and on generated cases of every category, depth,
 //! player, dialect and task; each fault changes the output where it should.
 
+use std::collections::BTreeMap;
 use std::fs;
+use std::sync::OnceLock;
 
+use clap::ValueEnum;
 use pretty_assertions::assert_eq;
 use reversi::format::cs561::{self, Dialect, Problem, Task};
 use reversi::format::{LineEnd, Style};
 use reversi::grader::batch::{solve_problem, ArgsSyntax, CaseOptions};
+use reversi::grader::check::{check, check_with_input, Mistake};
 use reversi::grader::gen::{generate, Category, GenOptions};
 use reversi::grader::mutants::{self, Fault, Faults};
 
@@ -48,35 +52,40 @@ fn official_cases() -> Vec<(String, Problem, Vec<u8>)> {
 
 /// Generated problems: every category, cut-off depths 0-6 (the deep ones on
 /// positions near the end, where trees stay small), both players (the categories
-/// include `o-to-move`, and playouts leave either side to move), the three dialects
-/// and the minimax task; `per_set` cases of each set.
-fn generated_problems(per_set: usize, seed: u64) -> Vec<Problem> {
+/// include `o-to-move`, and playouts leave either side to move), the three releases
+/// and the minimax task; `per_category` cases of each category of each set.
+fn generated_problems(per_category: usize, seed: u64) -> Vec<Problem> {
     use Category::*;
-    let all: Vec<Category> = Vec::new();
-    let late = vec![Endgame, PassChain, RootMustPass, GameOverAtRoot];
+    let all: Vec<Category> = Category::value_variants().to_vec();
+    let late = [Endgame, PassChain, RootMustPass, GameOverAtRoot];
     let sets: [(Dialect, Task, Option<u32>, &[Category]); 9] = [
         (Dialect::S2017, Task::AlphaBeta, None, &all),
         (
             Dialect::S2017,
             Task::AlphaBeta,
             Some(0),
-            &[Opening, Midgame, OToMove],
+            &[Opening, OToMove],
         ),
         (
             Dialect::S2017,
             Task::AlphaBeta,
             Some(1),
-            &[Opening, Midgame, Endgame, OToMove, Tie, RootMustPass],
+            &[Midgame, OToMove, Tie, RootMustPass],
         ),
         (
             Dialect::S2017,
             Task::AlphaBeta,
             Some(3),
-            &[Endgame, Tie, EqualCutoff, PassChain],
+            &[Tie, EqualCutoff, PassChain, RootMustPass],
         ),
         (Dialect::S2017, Task::AlphaBeta, Some(5), &late),
         (Dialect::S2017, Task::AlphaBeta, Some(6), &late),
-        (Dialect::S2017Jan, Task::AlphaBeta, None, &all),
+        (
+            Dialect::S2017Jan,
+            Task::AlphaBeta,
+            None,
+            &[Endgame, PassChain, GameOverAtRoot, Tie],
+        ),
         (Dialect::S2017Jan, Task::AlphaBeta, Some(4), &late),
         (
             Dialect::F2014,
@@ -88,7 +97,7 @@ fn generated_problems(per_set: usize, seed: u64) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (i, (dialect, task, depth, categories)) in sets.into_iter().enumerate() {
         let options = GenOptions {
-            count: per_set,
+            count: per_category * categories.len(),
             seed: seed.wrapping_add(i as u64),
             categories: categories.to_vec(),
             dialect,
@@ -101,6 +110,12 @@ fn generated_problems(per_set: usize, seed: u64) -> Vec<Problem> {
         problems.extend(cases.iter().map(|c| cs561::parse(&c.input, None).unwrap()));
     }
     problems
+}
+
+/// The generated cases the tests of `check` share (made once).
+fn ci_problems() -> &'static [Problem] {
+    static PROBLEMS: OnceLock<Vec<Problem>> = OnceLock::new();
+    PROBLEMS.get_or_init(|| generated_problems(1, 7))
 }
 
 #[test]
@@ -126,7 +141,7 @@ fn without_faults_it_writes_what_the_solver_writes_on_generated_cases() {
             final_newline: true,
         },
     ];
-    for (i, problem) in generated_problems(8, 1).iter().enumerate() {
+    for (i, problem) in generated_problems(2, 1).iter().enumerate() {
         let style = styles[i % 2];
         let ours = solve_problem(problem, style);
         let written = mutants::write(problem, style, Faults::NONE, usize::MAX).unwrap();
@@ -185,4 +200,190 @@ fn faults_change_the_handouts_example_as_students_programs_do() {
     assert!(with(Fault::FailHard).contains("\r\nc4,1,Infinity,-3,Infinity\r\n"));
     // Strict pruning goes on after c4 reaches alpha.
     assert!(with(Fault::StrictPruning).contains("\r\nc4,1,-3,-3,-3\r\nc5,2,"));
+}
+
+/// How `check` does on one fault: files that differ from the right one, and how many
+/// of them it names right (first mistake) with the input and without it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Score {
+    differing: usize,
+    right_with_input: usize,
+    right_without_input: usize,
+}
+
+/// Runs every fault on every problem and checks each differing output. A label is
+/// right when it is the fault's own mistake, or that of another fault whose program
+/// writes the very same bytes on this case.
+fn measure(problems: &[Problem]) -> BTreeMap<Fault, Score> {
+    let mut scores: BTreeMap<Fault, Score> = BTreeMap::new();
+    for problem in problems {
+        let style = Style::default();
+        let expected = solve_problem(problem, style);
+        let outputs: Vec<(Fault, Vec<u8>)> = Fault::ALL
+            .into_iter()
+            .filter_map(|f| Some((f, mutants::write(problem, style, Faults::one(f), 100_000)?)))
+            .filter(|(_, output)| *output != expected)
+            .collect();
+        for (fault, output) in &outputs {
+            let score = scores.entry(*fault).or_default();
+            score.differing += 1;
+            let right: Vec<Mistake> = outputs
+                .iter()
+                .filter(|(_, other)| other == output)
+                .map(|&(f, _)| Mistake::of(f))
+                .collect();
+            let report = check_with_input(&expected, output, false, Some(problem));
+            let named = report.difference.as_ref().and_then(|d| d.mistake);
+            if named.is_some_and(|m| right.contains(&m)) {
+                score.right_with_input += 1;
+            } else {
+                eprintln!("{fault}: named {named:?} for {problem:?}\n{report}");
+            }
+            let blind = check(&expected, output, false)
+                .difference
+                .and_then(|d| d.mistake);
+            if blind.is_some_and(|m| right.contains(&m)) {
+                score.right_without_input += 1;
+            }
+        }
+    }
+    scores
+}
+
+/// The per-fault table the README shows.
+fn table(scores: &BTreeMap<Fault, Score>) -> String {
+    let percent = |n: usize, of: usize| format!("{:.0}%", 100.0 * n as f64 / of.max(1) as f64);
+    let mut text = String::from(
+        "| fault | mistake named | files that differ | named first, with the input | without it |\n\
+         |---|---|---|---|---|\n",
+    );
+    for fault in Fault::ALL {
+        let score = scores.get(&fault).copied().unwrap_or_default();
+        text += &format!(
+            "| `{fault}` | {} | {} | {} | {} |\n",
+            Mistake::of(fault).label(),
+            score.differing,
+            percent(score.right_with_input, score.differing),
+            percent(score.right_without_input, score.differing),
+        );
+    }
+    text
+}
+
+/// For every fault whose output differs from the right one, `check` with the case's
+/// input names that fault's mistake first (or that of a fault whose program writes
+/// the very same bytes on the case): 100% on every fault, over positions of every
+/// category, depths 0-6, both players, three releases and the minimax task. The
+/// table (with the rate without the input, which only reads the text) is printed;
+/// `cargo test --release --test mutants -- --ignored --nocapture` runs the large
+/// sweep.
+#[test]
+fn check_names_every_single_fault() {
+    let scores = measure(ci_problems());
+    println!("{}", table(&scores));
+    for fault in Fault::ALL {
+        let score = scores.get(&fault).copied().unwrap_or_default();
+        assert_eq!(score.right_with_input, score.differing, "{fault}");
+    }
+}
+
+#[test]
+#[ignore = "a large sweep: run with --release -- --ignored --nocapture"]
+fn check_names_every_single_fault_large_sweep() {
+    let scores = measure(&generated_problems(25, 2017));
+    println!("{}", table(&scores));
+    for fault in Fault::ALL {
+        let score = scores.get(&fault).copied().unwrap_or_default();
+        assert!(score.differing > 0, "{fault} never changes an output");
+        assert_eq!(score.right_with_input, score.differing, "{fault}");
+    }
+}
+
+/// How `check --all` does on two faults at once.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairScore {
+    /// Files of two faults that differ from what either fault writes alone.
+    tried: usize,
+    /// Both faults' mistakes are listed.
+    both_named: usize,
+    /// Not both, but the faults listed reproduce the file byte for byte: another
+    /// explanation of the same bytes, as right as the one the file was made with.
+    equivalent: usize,
+}
+
+/// Two faults on together, on every problem: `check --all` must list the mistakes of
+/// both, or a set of faults whose program writes the same bytes. `pairs_per_problem`
+/// pairs of each problem, taken in turn from all pairs of the catalogue.
+fn measure_pairs(problems: &[Problem], pairs_per_problem: usize) -> PairScore {
+    let all_pairs: Vec<(Fault, Fault)> = Fault::ALL
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &f)| Fault::ALL[i + 1..].iter().map(move |&g| (f, g)))
+        .collect();
+    let mut score = PairScore::default();
+    let style = Style::default();
+    let mut next = 0;
+    for problem in problems {
+        let expected = solve_problem(problem, style);
+        for _ in 0..pairs_per_problem {
+            let (f, g) = all_pairs[next % all_pairs.len()];
+            next += 7;
+            let write = |faults: Faults| mutants::write(problem, style, faults, 100_000);
+            let Some(output) = write(Faults::one(f).with(g)) else {
+                continue;
+            };
+            let alone = [
+                write(Faults::one(f)),
+                write(Faults::one(g)),
+                Some(expected.clone()),
+            ];
+            if alone.iter().any(|a| a.as_deref() == Some(&output[..])) {
+                continue;
+            }
+            score.tried += 1;
+            let report = check_with_input(&expected, &output, false, Some(problem));
+            let listed: Vec<Mistake> = report.mistakes.iter().filter_map(|l| l.mistake).collect();
+            if listed.contains(&Mistake::of(f)) && listed.contains(&Mistake::of(g)) {
+                score.both_named += 1;
+                continue;
+            }
+            let found: Faults = report.mistakes.iter().filter_map(|l| l.fault).collect();
+            if write(found).as_deref() == Some(&output[..]) {
+                score.equivalent += 1;
+            } else {
+                eprintln!(
+                    "{f} + {g}: listed {found} {problem:?}\n{}",
+                    report.listing()
+                );
+            }
+        }
+    }
+    score
+}
+
+/// Two faults at once: `check --all` lists both (or faults that write the same
+/// bytes). A sample of pairs on a sample of cases; the large sweep below tries more.
+#[test]
+fn check_all_names_both_faults_of_two() {
+    let problems: Vec<Problem> = ci_problems().iter().step_by(3).cloned().collect();
+    let score = measure_pairs(&problems, 6);
+    println!("{score:?}");
+    assert!(score.tried > 25, "{score:?}");
+    assert_eq!(
+        score.both_named + score.equivalent,
+        score.tried,
+        "{score:?}"
+    );
+}
+
+#[test]
+#[ignore = "a large sweep: run with --release -- --ignored --nocapture"]
+fn check_all_names_both_faults_of_two_large_sweep() {
+    let score = measure_pairs(&generated_problems(5, 561), 60);
+    println!("{score:?}");
+    assert_eq!(
+        score.both_named + score.equivalent,
+        score.tried,
+        "{score:?}"
+    );
 }

@@ -21,9 +21,11 @@ use crate::grader::batch::{
     self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
     Summary, Verdict,
 };
+use crate::grader::catching;
 use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::grade::{group_mistakes, StudentGrade};
+use crate::grader::mutants::Fault;
 use crate::grader::platform::junit;
 use crate::grader::printable::{printable, terminal_text};
 use crate::grader::replay::Position;
@@ -44,10 +46,15 @@ pub struct CheckArgs {
     /// Print the report as JSON instead of words.
     #[arg(long)]
     json: bool,
-    /// The case's input: then the explanation can tell whether a move in the log is
-    /// legal, and show the board where the logs part.
+    /// The case's input: then the catalogue of known mistakes is run on it to name
+    /// every mistake with certainty, moves are checked for legality, and the board
+    /// where the logs part is shown.
     #[arg(long, value_name = "PATH")]
     input: Option<PathBuf>,
+    /// After the first difference, list every distinct mistake in the file, each with
+    /// its first line and the lines it accounts for (all of them with --input).
+    #[arg(long)]
+    all: bool,
 }
 
 /// Failures of the grader tools that the user fixes by changing the arguments (exit 2).
@@ -158,17 +165,17 @@ fn read(path: &Path) -> Result<Vec<u8>> {
 pub fn check(args: &CheckArgs) -> Result<()> {
     let expected = read(&args.expected)?;
     let actual = read(&args.actual)?;
-    let root = match &args.input {
+    let problem = match &args.input {
         Some(path) => {
-            let problem =
-                cs561::parse(&read(path)?, None).with_context(|| path.display().to_string())?;
-            Some(Position::root(&problem))
+            Some(cs561::parse(&read(path)?, None).with_context(|| path.display().to_string())?)
         }
         None => None,
     };
-    let report = check::check_with_input(&expected, &actual, args.lenient, root);
+    let report = check::check_with_input(&expected, &actual, args.lenient, problem.as_ref());
     if args.json {
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+    } else if args.all {
+        print_out(&format!("{report}\n{}", report.listing()))?;
     } else {
         print_out(&report.to_string())?;
     }
@@ -213,6 +220,11 @@ pub struct BatchArgs {
     /// Cases run at once [default: the number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// Instead of running the cases, print which faults of the catalogue of student
+    /// bugs each case catches (its output differs from the right one), and the faults
+    /// no case catches.
+    #[arg(long, conflicts_with = "against")]
+    mutants: bool,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -456,6 +468,9 @@ pub(super) fn refuse_showing_cases(cases: &Path, shown: &[PathBuf]) -> Result<()
 /// case did not pass.
 pub fn batch(args: &BatchArgs) -> Result<()> {
     let cases = find_cases(&args.dir)?;
+    if args.mutants {
+        return mutant_matrix(&cases);
+    }
     let runner = match &args.against {
         Some(command) => {
             refuse_showing_cases(&args.dir, args.sandbox.read_only())?;
@@ -537,12 +552,48 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     }
 }
 
+/// `reversi batch DIR --mutants`: which fault each case catches; [`Failed`] when
+/// some fault is caught by none.
+fn mutant_matrix(cases: &[batch::Case]) -> Result<()> {
+    let matrix = catching::measure(cases, &SolverFlags).map_err(anyhow::Error::msg)?;
+    let missed = matrix.missed();
+    let mut text = matrix.to_string();
+    let applicable = Fault::ALL.len() - matrix.not_applicable().len();
+    text += &format!(
+        "{} case{} catch {} of the {applicable} faults of the catalogue that apply to them",
+        cases.len(),
+        if cases.len() == 1 { "" } else { "s" },
+        applicable - missed.len(),
+    );
+    if missed.is_empty() {
+        text += "\n";
+        return print_out(&text);
+    }
+    let names: Vec<&str> = missed.iter().map(|f| f.name()).collect();
+    text += &format!("; missed: {}\n", names.join(", "));
+    print_out(&text)?;
+    Err(Failed.into())
+}
+
 /// Arguments of `reversi gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
     /// How many cases to write.
-    #[arg(long, value_name = "N")]
-    count: usize,
+    #[arg(long, value_name = "N", required_unless_present = "catch_every_fault")]
+    count: Option<usize>,
+    /// Instead of --count cases, choose among --candidates random cases a few that
+    /// together catch every fault of the catalogue of student bugs (preferring small
+    /// logs), and print which case catches which fault.
+    #[arg(long, conflicts_with = "count")]
+    catch_every_fault: bool,
+    /// How many random cases --catch-every-fault chooses from.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 300,
+        requires = "catch_every_fault"
+    )]
+    candidates: usize,
     /// The seed: the same seed and options give the same files.
     #[arg(long, value_name = "S")]
     seed: u64,
@@ -594,7 +645,7 @@ pub fn gen(args: &GenArgs) -> Result<()> {
     }
     let style = super::style(args.eol, args.final_newline);
     let options = GenOptions {
-        count: args.count,
+        count: args.count.unwrap_or(args.candidates),
         seed: args.seed,
         categories: args.category.clone(),
         dialect: args.dialect.into(),
@@ -606,11 +657,46 @@ pub fn gen(args: &GenArgs) -> Result<()> {
         },
         depth: args.depth,
     };
+    if args.catch_every_fault {
+        let set = gen::generate_catching(&options, &SolverFlags)?;
+        let mut text = write_cases(&args.out, &set.cases)?;
+        let missed = set.matrix.missed();
+        text += &format!("\n{}", set.matrix);
+        let applicable = Fault::ALL.len() - set.matrix.not_applicable().len();
+        text += &format!(
+            "{} case{} chosen from {} catch {} of the {applicable} faults of the catalogue \
+             that apply to this release",
+            set.cases.len(),
+            if set.cases.len() == 1 { "" } else { "s" },
+            set.candidates,
+            applicable - missed.len(),
+        );
+        if missed.is_empty() {
+            text += "\n";
+        } else {
+            let names: Vec<&str> = missed.iter().map(|f| f.name()).collect();
+            text += &format!(
+                "; no candidate catches {} (not in this release or task, or rare: try \
+                 more --candidates)\n",
+                names.join(", ")
+            );
+        }
+        text += &format!("written to {}\n", args.out.display());
+        return print_out(&text);
+    }
     let cases = gen::generate(&options, &SolverFlags)?;
+    let mut text = write_cases(&args.out, &cases)?;
+    let noun = if cases.len() == 1 { "case" } else { "cases" };
+    text += &format!("{} {noun} written to {}\n", cases.len(), args.out.display());
+    print_out(&text)
+}
+
+/// Writes each case's folder under `out` and returns one line for each.
+fn write_cases(out: &Path, cases: &[gen::GeneratedCase]) -> Result<String> {
     let width = cases.iter().map(|c| c.name.len()).max().unwrap_or(0);
     let mut text = String::new();
-    for case in &cases {
-        let folder = args.out.join(&case.name);
+    for case in cases {
+        let folder = out.join(&case.name);
         fs::create_dir_all(&folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
         let mut files = vec![
@@ -633,9 +719,7 @@ pub fn gen(args: &GenArgs) -> Result<()> {
             if case.log_lines == 1 { "" } else { "s" }
         );
     }
-    let noun = if cases.len() == 1 { "case" } else { "cases" };
-    text += &format!("{} {noun} written to {}\n", cases.len(), args.out.display());
-    print_out(&text)
+    Ok(text)
 }
 
 /// The input `tree` reads when none is named, as the solver does.
@@ -744,7 +828,7 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
                 check::input_does_not_fit("this log")
             ));
         }
-        let report = check::check_with_input(&solve(problem), &output, false, Some(root));
+        let report = check::check_with_input(&solve(problem), &output, false, Some(problem));
         match report.difference {
             None => notes.push("Identical to our output.".to_string()),
             Some(d) => match d.line {

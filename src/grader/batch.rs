@@ -15,7 +15,6 @@ use walkdir::WalkDir;
 
 use super::check::{check_with_input, Report};
 use super::printable::printable_bytes;
-use super::replay::Position;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
@@ -371,11 +370,11 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
     let (verdict, mut detail, report) = match produced {
         Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
             Ok(expected) => {
-                let root = fs::read(&case.input)
+                let problem = fs::read(&case.input)
                     .ok()
-                    .and_then(|input| cs561::parse(&input, None).ok())
-                    .map(|problem| Position::root(&problem));
-                let report = check_with_input(&expected, &actual, options.lenient, root);
+                    .and_then(|input| cs561::parse(&input, None).ok());
+                let report =
+                    check_with_input(&expected, &actual, options.lenient, problem.as_ref());
                 let verdict = if report.passed() {
                     Verdict::Pass
                 } else {

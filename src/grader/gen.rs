@@ -9,6 +9,8 @@ use clap::ValueEnum;
 use thiserror::Error;
 
 use super::batch::{solve_bytes, ArgsSyntax, CaseOptions};
+use super::catching::{self, caught_by, Matrix};
+use super::mutants::Faults;
 use super::replay::other;
 use crate::board::{Board, Geometry, Square, Squares};
 use crate::course_search::{search, NodeName, Trace};
@@ -87,6 +89,8 @@ pub struct GeneratedCase {
     pub depth: u32,
     /// Lines of the traverse log.
     pub log_lines: u64,
+    /// The problem the input states.
+    pub problem: Problem,
     /// `input.txt`.
     pub input: Vec<u8>,
     /// `output.txt`, as our solver writes it.
@@ -398,10 +402,51 @@ pub fn generate(
                 player: problem.player,
                 depth: problem.depth,
                 log_lines,
+                problem,
                 input,
                 output,
                 args: syntax.render(&case_options),
             })
         })
         .collect()
+}
+
+/// Cases chosen to catch every fault of the catalogue, and which catches which.
+#[derive(Clone, Debug)]
+pub struct CatchingSet {
+    /// The chosen cases, renumbered in the order chosen.
+    pub cases: Vec<GeneratedCase>,
+    /// Which faults each chosen case catches.
+    pub matrix: Matrix,
+    /// How many candidates they were chosen from.
+    pub candidates: usize,
+}
+
+/// Generates `options.count` candidate cases and chooses among them a few that
+/// together catch every fault of the catalogue that any candidate catches (see
+/// [`catching::choose`]).
+pub fn generate_catching(
+    options: &GenOptions,
+    syntax: &dyn ArgsSyntax,
+) -> Result<CatchingSet, GenError> {
+    let candidates = generate(options, syntax)?;
+    let caught: Vec<(Faults, u64)> = candidates
+        .iter()
+        .map(|case| (caught_by(&case.problem, options.style), case.log_lines))
+        .collect();
+    let chosen = catching::choose(&caught);
+    let digits = chosen.len().to_string().len().max(3);
+    let mut matrix = Matrix::new();
+    let mut cases = Vec::new();
+    for (number, &index) in chosen.iter().enumerate() {
+        let mut case = candidates[index].clone();
+        case.name = format!("{:0digits$}-{}", number + 1, case.category);
+        matrix.push(case.name.clone(), &case.problem, caught[index].0);
+        cases.push(case);
+    }
+    Ok(CatchingSet {
+        cases,
+        matrix,
+        candidates: candidates.len(),
+    })
 }

@@ -11,7 +11,9 @@
 //! it byte for byte.
 
 pub mod batch;
+pub mod catching;
 pub mod check;
+pub mod diagnose;
 pub mod gen;
 pub mod grade;
 pub mod log;

@@ -67,6 +67,40 @@ impl Position {
     }
 }
 
+/// The lines of an 8x8 grid of `cells` (64 characters, row-major, row 1 first)
+/// under a header of column letters, each row led by its number: `a1` is the top
+/// left cell, `h8` the bottom right.
+pub fn grid_lines(cells: &[char]) -> Vec<String> {
+    let mut lines = vec!["   a b c d e f g h".to_string()];
+    for (row, chunk) in cells.chunks(8).take(8).enumerate() {
+        let row_cells: Vec<String> = chunk.iter().map(char::to_string).collect();
+        lines.push(format!("{}  {}", row + 1, row_cells.join(" ")));
+    }
+    lines
+}
+
+/// Two grids (see [`grid_lines`]) side by side under their titles.
+pub fn grid_pair(left_title: &str, left: &[char], right_title: &str, right: &[char]) -> String {
+    let (a, b) = (grid_lines(left), grid_lines(right));
+    let width = a.iter().map(|l| l.chars().count()).max().unwrap_or(0) + 4;
+    let mut text = format!("{left_title:<width$}{right_title}\n");
+    for (l, r) in a.iter().zip(&b) {
+        text += &format!("{l:<width$}{r}\n");
+    }
+    text
+}
+
+impl Position {
+    /// The board as an 8x8 grid with coordinates (see [`grid_lines`]), then who is
+    /// to move.
+    pub fn grid(self) -> String {
+        let cells: Vec<char> = self.cells().chars().collect();
+        let mut lines = grid_lines(&cells);
+        lines.push(format!("{} to move", char::from(self.player.symbol())));
+        lines.join("\n")
+    }
+}
+
 /// The other player.
 pub fn other(player: Player) -> Player {
     match player {

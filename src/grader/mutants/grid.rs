@@ -81,23 +81,21 @@ impl Grid {
         inside.then(|| self.cells[row as usize][col as usize])
     }
 
-    /// The discs of `them` that `me` turns in direction `(dr, dc)` by playing on
-    /// `cell`: the run of `them` discs that ends on a disc of `me`, or none.
-    fn run(&self, cell: Cell, (dr, dc): (i32, i32), me: u8, them: u8) -> Vec<Cell> {
-        let mut run = Vec::new();
+    /// How many discs of `them` `me` turns in direction `(dr, dc)` by playing on
+    /// `cell`: the length of the run of `them` discs that ends on a disc of `me`, or 0.
+    fn run(&self, cell: Cell, (dr, dc): (i32, i32), me: u8, them: u8) -> usize {
         let (mut row, mut col) = (cell.row as i32 + dr, cell.col as i32 + dc);
+        let mut length = 0;
         while self.get(row, col) == Some(them) {
-            run.push(Cell {
-                row: row as usize,
-                col: col as usize,
-            });
             row += dr;
             col += dc;
+            length += 1;
         }
-        if run.is_empty() || self.get(row, col) != Some(me) {
-            run.clear();
+        if self.get(row, col) == Some(me) {
+            length
+        } else {
+            0
         }
-        run
     }
 
     /// The moves of `me` against `them`, in the order the program tries them (a move
@@ -118,7 +116,7 @@ impl Grid {
             }
             let directions = DIRECTIONS
                 .iter()
-                .filter(|&&direction| !self.run(cell, direction, me, them).is_empty())
+                .filter(|&&direction| self.run(cell, direction, me, them) > 0)
                 .count();
             let times = match (directions, rules.move_per_direction) {
                 (0, _) => 0,
@@ -130,30 +128,21 @@ impl Grid {
         moves
     }
 
-    /// The discs `me` turns by playing on `cell`, direction by direction as the rules
-    /// say.
-    pub fn flips(&self, cell: Cell, me: u8, them: u8, rules: Rules) -> Vec<Cell> {
-        let mut flips = Vec::new();
-        for direction in DIRECTIONS {
-            let run = self.run(cell, direction, me, them);
-            if run.is_empty() {
-                continue;
-            }
-            if rules.last_direction_only {
-                flips = run;
-            } else {
-                flips.extend(run);
-            }
-        }
-        flips
-    }
-
-    /// The grid after `me` plays on `cell`.
+    /// The grid after `me` plays on `cell`, turning discs direction by direction as
+    /// the rules say.
     pub fn play(&self, cell: Cell, me: u8, them: u8, rules: Rules) -> Grid {
         let mut next = *self;
         next.cells[cell.row][cell.col] = me;
-        for flip in self.flips(cell, me, them, rules) {
-            next.cells[flip.row][flip.col] = me;
+        let runs = DIRECTIONS.map(|direction| (direction, self.run(cell, direction, me, them)));
+        let last = runs.iter().rposition(|&(_, length)| length > 0);
+        for (i, &((dr, dc), length)) in runs.iter().enumerate() {
+            if rules.last_direction_only && Some(i) != last {
+                continue;
+            }
+            for step in 1..=length as i32 {
+                let (row, col) = (cell.row as i32 + dr * step, cell.col as i32 + dc * step);
+                next.cells[row as usize][col as usize] = me;
+            }
         }
         next
     }

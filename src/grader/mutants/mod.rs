@@ -246,6 +246,14 @@ impl Fault {
         }
     }
 
+    /// Whether the fault only rewrites the text of a right file (line ends, number
+    /// spellings, the board's and header's presence, node names), leaving the search
+    /// and the next board as they are: such faults can be seen apart from the others.
+    pub const fn rewrites_text_only(self) -> bool {
+        matches!(self.stage(), Stage::Form)
+            || matches!(self, Fault::ColumnANamedRoot | Fault::Row1NulNames)
+    }
+
     /// Whether the fault can change the output of `problem` at all: the end rules
     /// belong to one release each, the search faults need a log, and the pruning
     /// faults need alpha-beta.
@@ -360,5 +368,19 @@ pub fn style_of(bytes: &[u8]) -> Style {
 /// when its log would pass `max_lines` lines: a fault such as [`Fault::NoPruning`]
 /// can make a tree far larger than the right one.
 pub fn write(problem: &Problem, style: Style, faults: Faults, max_lines: usize) -> Option<Vec<u8>> {
-    search::run(problem, style, faults, max_lines)
+    search::run(problem, style, faults, max_lines, None)
+}
+
+/// Like [`write`], showing `watch` each log line as it is printed (its 0-based index
+/// in the log and its text without a line end): the search stops, and this returns
+/// `None`, as soon as `watch` returns false. Comparing with a student's file line by
+/// line this way, a program that cannot have written it is left after a few lines.
+pub fn write_watched(
+    problem: &Problem,
+    style: Style,
+    faults: Faults,
+    max_lines: usize,
+    watch: &mut dyn FnMut(usize, &[u8]) -> bool,
+) -> Option<Vec<u8>> {
+    search::run(problem, style, faults, max_lines, Some(watch))
 }

@@ -51,11 +51,17 @@ enum Record {
 /// returned and its board.
 type Child = (Name, i32, Grid);
 
-/// The log stopped at its line limit.
-struct TooLong;
+/// The search stopped: the log reached its line limit, or the watcher said so.
+struct Stopped;
 
-struct Searcher {
+/// Sees each log line as it is printed (its index and text, without a line end) and
+/// says whether to go on.
+pub(super) type Watch<'w> = &'w mut dyn FnMut(usize, &[u8]) -> bool;
+
+struct Searcher<'w> {
     faults: Faults,
+    task: Task,
+    watch: Option<Watch<'w>>,
     rules: Rules,
     cutoff_depth: u32,
     leaf_rule: LeafRule,
@@ -71,7 +77,7 @@ struct Searcher {
     pass_children: Vec<Child>,
 }
 
-impl Searcher {
+impl Searcher<'_> {
     fn print(
         &mut self,
         name: Name,
@@ -79,18 +85,24 @@ impl Searcher {
         value: i32,
         alpha: i32,
         beta: i32,
-    ) -> Result<(), TooLong> {
+    ) -> Result<(), Stopped> {
         if self.lines.len() >= self.max_lines {
-            return Err(TooLong);
+            return Err(Stopped);
         }
         let depth = depth + u32::from(self.faults.has(Fault::DepthFromOne));
-        self.lines.push(Line {
+        let line = Line {
             name,
             depth,
             value,
             alpha,
             beta,
-        });
+        };
+        if let Some(watch) = self.watch.as_mut() {
+            if !watch(self.lines.len(), &line_text(&line, self.faults, self.task)) {
+                return Err(Stopped);
+            }
+        }
+        self.lines.push(line);
         Ok(())
     }
 
@@ -157,7 +169,7 @@ impl Searcher {
         (max, me, them): (bool, u8, u8),
         (mut alpha, mut beta): (i32, i32),
         record: Record,
-    ) -> Result<i32, TooLong> {
+    ) -> Result<i32, Stopped> {
         let moves = grid.moves(me, them, self.rules);
         let blocked_leaf = moves.is_empty() && self.faults.has(Fault::NoPassNode);
         if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
@@ -296,6 +308,7 @@ pub(super) fn run(
     style: Style,
     faults: Faults,
     max_lines: usize,
+    watch: Option<Watch>,
 ) -> Option<Vec<u8>> {
     let grid = Grid::from_discs(problem.x_discs, problem.o_discs);
     let (player, opponent) = match problem.player.symbol() {
@@ -320,6 +333,8 @@ pub(super) fn run(
     };
     let mut searcher = Searcher {
         faults,
+        task: problem.task,
+        watch,
         rules: Rules {
             column_major: faults.has(Fault::ColumnMajorOrder),
             move_per_direction: faults.has(Fault::DuplicateMoves),
@@ -413,6 +428,23 @@ fn value_text(value: i32, faults: Faults) -> String {
     }
 }
 
+/// A log line as the program prints it, without its line end.
+fn line_text(line: &Line, faults: Faults, task: Task) -> Vec<u8> {
+    let mut text = name_text(line.name, faults);
+    text.extend_from_slice(
+        format!(",{},{}", line.depth, value_text(line.value, faults)).as_bytes(),
+    );
+    if task == Task::AlphaBeta {
+        let window = format!(
+            ",{},{}",
+            value_text(line.alpha, faults),
+            value_text(line.beta, faults)
+        );
+        text.extend_from_slice(window.as_bytes());
+    }
+    text
+}
+
 /// The whole file: the next board `next`, the header and the log `lines`.
 fn render(problem: &Problem, style: Style, faults: Faults, next: &Grid, lines: &[Line]) -> Vec<u8> {
     let mut out: Vec<Vec<u8>> = Vec::new();
@@ -440,21 +472,11 @@ fn render(problem: &Problem, style: Style, faults: Faults, next: &Grid, lines: &
         if !faults.has(Fault::MissingHeader) {
             out.push(header.as_bytes().to_vec());
         }
-        for line in lines {
-            let mut text = name_text(line.name, faults);
-            text.extend_from_slice(
-                format!(",{},{}", line.depth, value_text(line.value, faults)).as_bytes(),
-            );
-            if problem.task == Task::AlphaBeta {
-                let window = format!(
-                    ",{},{}",
-                    value_text(line.alpha, faults),
-                    value_text(line.beta, faults)
-                );
-                text.extend_from_slice(window.as_bytes());
-            }
-            out.push(text);
-        }
+        out.extend(
+            lines
+                .iter()
+                .map(|line| line_text(line, faults, problem.task)),
+        );
     }
     let line_end = match (style.line_end, faults.has(Fault::LineEnds)) {
         (LineEnd::Crlf, false) | (LineEnd::Lf, true) => LineEnd::Crlf,

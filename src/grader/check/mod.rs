@@ -5,10 +5,16 @@ use std::fmt;
 
 use serde::Serialize;
 
+mod catalogue;
+
+use super::diagnose::{diagnose, NoDiagnosis};
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
+use super::mutants::Fault;
+use super::printable::printable as escaped;
 use super::replay::{square_of, Position};
 use crate::board::Squares;
 use crate::course_search::INFINITY;
+use crate::format::cs561::Problem;
 
 /// A mistake students make often enough to have a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -52,6 +58,48 @@ pub enum Mistake {
     MissingLines,
     /// The file goes on after the expected end.
     ExtraLines,
+    /// `input.txt` read with its CR: the player `"X\r"` matches no disc.
+    InputCarriageReturn,
+    /// A move turns the discs of one direction only.
+    OneDirectionFlips,
+    /// A move that brackets in several directions listed once per direction.
+    DuplicateMoves,
+    /// Squares the move generator never tries (a1, or column a).
+    SquaresNeverTried,
+    /// Nodes printed under a wrong name (`root` for a cell, a NUL for a digit).
+    MisnamedNodes,
+    /// Alpha and beta printed and updated, but no cut-off ever.
+    NoPruning,
+    /// Values printed fail-hard: max(alpha, v) at MAX, min(beta, v) at MIN.
+    FailHard,
+    /// A pass that does not use up a ply.
+    PassCostsNoDepth,
+    /// Two passes in a row that do not end the game.
+    GameEndsLate,
+    /// The game taken as over one node before the second pass.
+    GameEndsEarly,
+    /// The first samples' end rule applied to a revised Spring 2017 case.
+    OlderEndRule,
+    /// The revised end rule applied to a case of an older release.
+    NewerEndRule,
+    /// A global pass flag that is not reset when the search backs up.
+    StalePassFlag,
+    /// The root counted as depth 1.
+    DepthFromOne,
+    /// Leaves evaluated for the side to move there.
+    LeavesFromSideToMove,
+    /// After a root pass, a next board other than the input board.
+    BoardAfterPass,
+    /// The next board chosen by a child's static value.
+    BoardByStaticValue,
+    /// The next board of the root's first move, never replaced by a better one.
+    FirstMoveBoard,
+    /// Infinities spelled `inf` and `-inf`.
+    InfinitySpelling,
+    /// Board cells separated by spaces.
+    SpacedBoard,
+    /// The header line left out.
+    MissingHeader,
 }
 
 impl Mistake {
@@ -77,8 +125,92 @@ impl Mistake {
             Mistake::CutoffDepth => "wrong cut-off depth",
             Mistake::MissingLines => "file ends early",
             Mistake::ExtraLines => "extra lines at the end",
+            Mistake::InputCarriageReturn => "input.txt read with its CR",
+            Mistake::OneDirectionFlips => "flips in one direction only",
+            Mistake::DuplicateMoves => "a move listed once per direction",
+            Mistake::SquaresNeverTried => "squares never tried as moves",
+            Mistake::MisnamedNodes => "nodes printed under a wrong name",
+            Mistake::NoPruning => "no pruning at all",
+            Mistake::FailHard => "fail-hard values (max(alpha, v))",
+            Mistake::PassCostsNoDepth => "a pass that does not use up a ply",
+            Mistake::GameEndsLate => "two passes do not end the game",
+            Mistake::GameEndsEarly => "game over one node early (no second pass)",
+            Mistake::OlderEndRule => "the first samples' end-of-game rule",
+            Mistake::NewerEndRule => "the revised end-of-game rule",
+            Mistake::StalePassFlag => "a pass flag never reset (stale)",
+            Mistake::DepthFromOne => "depths counted from 1",
+            Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",
+            Mistake::BoardAfterPass => "next board after a root pass",
+            Mistake::BoardByStaticValue => "next board chosen by static value",
+            Mistake::FirstMoveBoard => "next board of the first move kept",
+            Mistake::InfinitySpelling => "infinity spelled inf",
+            Mistake::SpacedBoard => "board cells separated by spaces",
+            Mistake::MissingHeader => "header line missing",
         }
     }
+
+    /// The mistake a fault of the catalogue makes.
+    pub const fn of(fault: Fault) -> Mistake {
+        match fault {
+            Fault::InputCr => Mistake::InputCarriageReturn,
+            Fault::OneDirectionFlips => Mistake::OneDirectionFlips,
+            Fault::DuplicateMoves => Mistake::DuplicateMoves,
+            Fault::SkipsA1 | Fault::SkipsColumnA => Mistake::SquaresNeverTried,
+            Fault::ColumnANamedRoot | Fault::Row1NulNames => Mistake::MisnamedNodes,
+            Fault::StrictPruning => Mistake::PrunedTooLate,
+            Fault::UpdateBeforeCutoff => Mistake::UpdatedAtCutoff,
+            Fault::NoPruning => Mistake::NoPruning,
+            Fault::FailHard => Mistake::FailHard,
+            Fault::NoPassNode => Mistake::MissingPass,
+            Fault::PassCostsNoDepth => Mistake::PassCostsNoDepth,
+            Fault::GameEndsLate => Mistake::GameEndsLate,
+            Fault::GameEndsEarly => Mistake::GameEndsEarly,
+            Fault::OlderEndRule => Mistake::OlderEndRule,
+            Fault::NewerEndRule => Mistake::NewerEndRule,
+            Fault::StalePassFlag => Mistake::StalePassFlag,
+            Fault::ExpandsAtCutoffDepth => Mistake::CutoffDepth,
+            Fault::DepthFromOne => Mistake::DepthFromOne,
+            Fault::WrongRootPlayer | Fault::RootAsMin => Mistake::WrongRootPlayer,
+            Fault::LeavesFromSideToMove => Mistake::LeavesFromSideToMove,
+            Fault::ColumnMajorOrder => Mistake::MoveOrder,
+            Fault::LastTiedMove => Mistake::LastTiedMove,
+            Fault::BoardAfterPass => Mistake::BoardAfterPass,
+            Fault::BoardByStaticValue => Mistake::BoardByStaticValue,
+            Fault::FirstMoveBoard => Mistake::FirstMoveBoard,
+            Fault::FloatValues => Mistake::FloatValues,
+            Fault::InfSpelling => Mistake::InfinitySpelling,
+            Fault::SpacedBoard => Mistake::SpacedBoard,
+            Fault::MissingHeader => Mistake::MissingHeader,
+            Fault::MissingBoard => Mistake::MissingBoard,
+            Fault::LineEnds => Mistake::LineEnds,
+            Fault::FinalNewline => Mistake::FinalNewline,
+        }
+    }
+}
+
+/// A board shown with a difference: an 8x8 grid with coordinates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    /// What the board is: `the board at root > d3`, `the next board`.
+    pub title: String,
+    /// The grid, rows joined by `\n` (see [`super::replay::grid_lines`]).
+    pub grid: String,
+}
+
+/// One mistake of a file, for `check --all`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Listed {
+    /// The mistake, when it has a name.
+    pub mistake: Option<Mistake>,
+    /// The catalogue's fault behind it, when the input told.
+    pub fault: Option<Fault>,
+    /// The first line (1-based) it changes; none for the byte form of the file.
+    pub line: Option<usize>,
+    /// Lines of the file it accounts for (inserted or deleted to undo it); none when
+    /// not counted.
+    pub lines: Option<usize>,
+    /// What it is, in a few words.
+    pub summary: String,
 }
 
 /// The first difference, explained.
@@ -96,6 +228,8 @@ pub struct Difference {
     pub mistake: Option<Mistake>,
     /// What is wrong and what the rule is, in words.
     pub explanation: String,
+    /// The board where it goes wrong, when the input tells it.
+    pub board: Option<BoardView>,
 }
 
 /// The result of comparing two output files.
@@ -114,6 +248,8 @@ pub struct Report {
     pub difference: Option<Difference>,
     /// Other things worth knowing: a second difference, how a lenient grader sees it.
     pub notes: Vec<String>,
+    /// Every distinct mistake in the file, by first line (`check --all`).
+    pub mistakes: Vec<Listed>,
 }
 
 impl Report {
@@ -161,27 +297,76 @@ impl fmt::Display for Report {
             None => writeln!(f, "differ in byte form only (every line is the same)")?,
         }
         if let Some(expected) = &difference.expected {
-            writeln!(f, "  expected: {expected}")?;
+            writeln!(f, "  expected: {}", shown(expected))?;
         } else if difference.line.is_some() {
             writeln!(f, "  expected: (end of file)")?;
         }
         if let Some(actual) = &difference.actual {
-            writeln!(f, "  actual:   {actual}")?;
+            writeln!(f, "  actual:   {}", shown(actual))?;
         } else if difference.line.is_some() {
             writeln!(f, "  actual:   (end of file)")?;
         }
         if let Some(node) = &difference.node {
-            writeln!(f, "  node:     {node}")?;
+            writeln!(f, "  node:     {}", shown(node))?;
         }
         if let Some(mistake) = difference.mistake {
             writeln!(f, "  mistake:  {}", mistake.label())?;
         }
-        write_wrapped(f, "  ", "  ", &difference.explanation)?;
+        write_wrapped(f, "  ", "  ", &shown(&difference.explanation))?;
+        if let Some(board) = &difference.board {
+            writeln!(f, "  {}:", board.title)?;
+            for line in board.grid.lines() {
+                writeln!(f, "    {}", line.trim_end())?;
+            }
+        }
         for note in &self.notes {
-            write_wrapped(f, "note: ", "  ", note)?;
+            write_wrapped(f, "note: ", "  ", &shown(note))?;
         }
         Ok(())
     }
+}
+
+impl Report {
+    /// Every distinct mistake in the file, one per line with its first line and the
+    /// lines it accounts for (`check --all`).
+    pub fn listing(&self) -> String {
+        if self.mistakes.is_empty() {
+            return "no mistakes\n".into();
+        }
+        let mut text = format!("mistakes in this file ({}):\n", self.mistakes.len());
+        for listed in &self.mistakes {
+            let line = listed
+                .line
+                .map_or("byte form".to_string(), |l| format!("line {l}"));
+            let lines = match listed.lines {
+                Some(1) => "1 line".to_string(),
+                Some(n) => format!("{n} lines"),
+                None => String::new(),
+            };
+            let fault = listed.fault.map_or(String::new(), |f| format!(" [{f}]"));
+            text += &format!("  {line:<11} {lines:>11}  {}{fault}\n", listed.summary);
+        }
+        text
+    }
+}
+
+/// `text` with its control characters escaped (see [`escaped`]) for a terminal;
+/// backslashes stay, since our own words hold some (`\r\n`).
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| escaped(&c.to_string()) != c.to_string().as_str() && c != '\\')
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        match c {
+            '\\' => out.push(c),
+            c => out.push_str(&escaped(&c.to_string())),
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Width of the words in a report.
@@ -267,26 +452,31 @@ pub fn check(expected: &[u8], actual: &[u8], lenient: bool) -> Report {
     check_with_input(expected, actual, lenient, None)
 }
 
-/// Like [`check`], knowing the input's position: the explanation can then say
-/// whether a move in the log is legal, and show the board where the logs part.
+/// Like [`check`], knowing the case's input: the catalogue of known mistakes
+/// ([`crate::grader::mutants`]) is run on it to name every mistake in the file with
+/// certainty where a known program writes it, moves are checked for legality, and the
+/// board where the files part is shown.
 pub fn check_with_input(
     expected: &[u8],
     actual: &[u8],
     lenient: bool,
-    root: Option<Position>,
+    problem: Option<&Problem>,
 ) -> Report {
     const BOM: &[u8] = b"\xef\xbb\xbf";
     if let (false, Some(rest)) = (expected.starts_with(BOM), actual.strip_prefix(BOM)) {
-        return byte_order_mark(expected, rest, lenient, root);
+        return byte_order_mark(expected, rest, lenient, problem);
     }
     let identical = expected == actual;
     let (want, got) = (Lines::split(expected), Lines::split(actual));
     let lenient_identical = want.lenient() == got.lenient();
+    let root = problem.map(Position::root);
     let mut notes = Vec::new();
+    let mut mistakes = Vec::new();
     let difference = if identical {
         None
     } else if got.texts.is_empty() {
         Some(Difference {
+            board: None,
             line: Some(1),
             expected: want.texts.first().cloned(),
             actual: None,
@@ -297,7 +487,32 @@ pub fn check_with_input(
     } else if want.texts == got.texts {
         Some(byte_form(&want, &got))
     } else {
-        let content = content_difference(&want.texts, &got.texts, root, &mut notes);
+        let diagnosis = problem.map(|problem| diagnose(problem, expected, actual));
+        let from_catalogue = match &diagnosis {
+            Some(Ok(diagnosis)) => {
+                mistakes = catalogue::listing(diagnosis);
+                catalogue::difference(diagnosis, expected, &want, &got, &mut notes)
+            }
+            Some(Err(NoDiagnosis::InputDoesNotFit)) => {
+                notes.push(
+                    "the input given does not give the expected file under any release's \
+                     rule, so the catalogue of known mistakes was not run on it"
+                        .into(),
+                );
+                None
+            }
+            Some(Err(NoDiagnosis::TooLarge)) => {
+                notes.push(format!(
+                    "the files are longer than {} lines: the catalogue of known mistakes was \
+                     not run, and the explanation is the plain rules' reading",
+                    super::diagnose::MAX_LINES
+                ));
+                None
+            }
+            None => None,
+        };
+        let content = from_catalogue
+            .unwrap_or_else(|| content_difference(&want.texts, &got.texts, root, &mut notes));
         if want
             .ends
             .iter()
@@ -308,6 +523,9 @@ pub fn check_with_input(
         }
         Some(content)
     };
+    if let (Some(difference), true) = (&difference, mistakes.is_empty()) {
+        mistakes = plain_listing(difference, &want, &got, problem.is_some());
+    }
     if !identical && lenient_identical && !lenient {
         notes.push(
             "the Fall 2014 grader (--lenient: ignores CR, trailing whitespace and trailing \
@@ -322,7 +540,96 @@ pub fn check_with_input(
         expected_bytes: expected.len(),
         difference,
         notes,
+        mistakes,
     }
+}
+
+/// What `check --all` lists without the catalogue: the first difference, and what
+/// the text alone shows about the rest of the file.
+fn plain_listing(
+    difference: &Difference,
+    want: &Lines,
+    got: &Lines,
+    had_input: bool,
+) -> Vec<Listed> {
+    let mut listed = vec![Listed {
+        mistake: difference.mistake,
+        fault: None,
+        line: difference.line,
+        lines: None,
+        summary: difference
+            .mistake
+            .map_or("differs (no known mistake)".to_string(), |m| {
+                m.label().to_string()
+            }),
+    }];
+    let mut add = |mistake: Mistake, line: Option<usize>, lines: usize| {
+        if difference.mistake != Some(mistake) && lines > 0 {
+            listed.push(Listed {
+                mistake: Some(mistake),
+                fault: None,
+                line,
+                lines: Some(lines),
+                summary: mistake.label().into(),
+            });
+        }
+    };
+    let other_ends: Vec<usize> = (0..want.ends.len().min(got.ends.len()))
+        .filter(|&i| is_other_end(want.ends[i], got.ends[i]))
+        .collect();
+    add(
+        Mistake::LineEnds,
+        other_ends.first().map(|i| i + 1),
+        other_ends.len(),
+    );
+    if want.final_newline() != got.final_newline() {
+        add(Mistake::FinalNewline, Some(got.texts.len()), 1);
+    }
+    let floats: Vec<usize> = (LOG_START..got.texts.len())
+        .filter(|&i| {
+            Entry::parse(&got.texts[i])
+                .values
+                .iter()
+                .any(|v| log::parse_float_value(v).is_some())
+        })
+        .collect();
+    add(
+        if only_inf_spellings(&got.texts) {
+            Mistake::InfinitySpelling
+        } else {
+            Mistake::FloatValues
+        },
+        floats.first().map(|i| i + 1),
+        floats.len(),
+    );
+    if !had_input {
+        listed.push(Listed {
+            mistake: None,
+            fault: None,
+            line: None,
+            lines: None,
+            summary: "give the case's input (--input) to list every mistake of the file".into(),
+        });
+    }
+    listed
+}
+
+/// Whether every value of the log that is not in the course's form is `inf` or
+/// `-inf`, and there is one.
+fn only_inf_spellings(lines: &[String]) -> bool {
+    let odd: Vec<String> = lines
+        .iter()
+        .skip(LOG_START)
+        .flat_map(|l| {
+            Entry::parse(l)
+                .values
+                .into_iter()
+                .filter(|v| log::parse_float_value(v).is_some())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    !odd.is_empty() && odd.iter().all(|v| v == "inf" || v == "-inf")
 }
 
 fn is_other_end(want: End, got: End) -> bool {
@@ -339,8 +646,13 @@ fn end_name(end: End) -> &'static str {
 
 /// `actual` is `rest` after a byte-order mark: that is the first thing to fix, and
 /// what `rest` alone would get is a note.
-fn byte_order_mark(expected: &[u8], rest: &[u8], lenient: bool, root: Option<Position>) -> Report {
-    let after = check_with_input(expected, rest, lenient, root);
+fn byte_order_mark(
+    expected: &[u8],
+    rest: &[u8],
+    lenient: bool,
+    problem: Option<&Problem>,
+) -> Report {
+    let after = check_with_input(expected, rest, lenient, problem);
     let mut notes = vec![match &after.difference {
         None => "without the mark the file is byte-identical".to_string(),
         Some(_) => format!("without the mark: {}", after.summary()),
@@ -352,6 +664,7 @@ fn byte_order_mark(expected: &[u8], rest: &[u8], lenient: bool, root: Option<Pos
         lenient,
         expected_bytes: expected.len(),
         difference: Some(Difference {
+            board: None,
             line: Some(1),
             expected: Lines::split(expected).texts.into_iter().next(),
             actual: Some(format!(
@@ -367,6 +680,16 @@ fn byte_order_mark(expected: &[u8], rest: &[u8], lenient: bool, root: Option<Pos
                 .into(),
         }),
         notes,
+        mistakes: vec![Listed {
+            mistake: Some(Mistake::ByteOrderMark),
+            fault: None,
+            line: Some(1),
+            lines: Some(1),
+            summary: Mistake::ByteOrderMark.label().into(),
+        }]
+        .into_iter()
+        .chain(after.mistakes)
+        .collect(),
     }
 }
 
@@ -406,6 +729,7 @@ fn byte_form(want: &Lines, got: &Lines) -> Difference {
         Mistake::LineEnds
     };
     Difference {
+        board: None,
         line: None,
         expected: None,
         actual: None,
@@ -438,6 +762,7 @@ fn content_difference(
     let header = want.get(LOG_START - 1).map_or("Node,", String::as_str);
     if first == 0 && got[0] == header {
         return Difference {
+            board: None,
             line: Some(1),
             expected: want.first().cloned(),
             actual: got.first().cloned(),
@@ -447,6 +772,35 @@ fn content_difference(
                           must come first"
                 .into(),
         };
+    }
+    if let (true, Some(line)) = (first < board_rows, got.get(first)) {
+        let plain = |mistake: Mistake, explanation: &str| Difference {
+            board: None,
+            line: Some(first + 1),
+            expected: want.get(first).cloned(),
+            actual: Some(line.clone()),
+            node: Some("root (the next board)".into()),
+            mistake: Some(mistake),
+            explanation: explanation.into(),
+        };
+        if line.ends_with('\r') {
+            return plain(
+                Mistake::InputCarriageReturn,
+                "your board line ends with a CR (\\r) before its line end: the rows were read \
+                 from input.txt with their CR and written back, so your program most likely \
+                 also read the player as \"X\\r\" or \"O\\r\", which matches no disc. Strip \
+                 '\\r' (or all whitespace) from every line you read",
+            );
+        }
+        let cells: Vec<char> = line.chars().collect();
+        let spaced = cells.len() == 15 && cells.iter().skip(1).step_by(2).all(|&c| c == ' ');
+        if spaced {
+            return plain(
+                Mistake::SpacedBoard,
+                "a board row is its 8 cells with nothing between them (`***XX***`); your \
+                 rows put spaces between the cells",
+            );
+        }
     }
     let truncated = got.len() < want.len() && got.len() <= LOG_START;
     if first < board_rows && !only_spaces && !truncated {
@@ -478,6 +832,7 @@ fn line_difference(
     notes: &mut Vec<String>,
 ) -> Difference {
     let mut difference = Difference {
+        board: None,
         line: Some(index + 1),
         expected: want.get(index).cloned(),
         actual: got.get(index).cloned(),
@@ -533,6 +888,7 @@ fn line_difference(
         };
         difference.explanation = match got.get(index) {
             Some(line) if line.starts_with("root,") => {
+                difference.mistake = Some(Mistake::MissingHeader);
                 format!(
                     "the header line `{header}` is missing; the log starts right after the board"
                 )
@@ -563,7 +919,7 @@ fn line_difference(
     difference.explanation = explanation;
     match root {
         Some(root) if log_fits_input(root, exp.iter().cloned()) => {
-            replay(&exp, &act, j, root, &mut difference, notes)
+            replay(&exp, &act, j, root, &mut difference)
         }
         Some(_) => notes.push(format!(
             "{}, so it was not used",
@@ -637,14 +993,7 @@ pub fn log_fits_input<'a>(root: Position, entries: impl IntoIterator<Item = Entr
 
 /// With the input's position: names a move of the actual log at entry `j` that is
 /// not legal where it is made, and otherwise shows the board where the logs part.
-fn replay(
-    exp: &[Entry],
-    act: &[Entry],
-    j: usize,
-    root: Position,
-    difference: &mut Difference,
-    notes: &mut Vec<String>,
-) {
+fn replay(exp: &[Entry], act: &[Entry], j: usize, root: Position, difference: &mut Difference) {
     if let Some(a) = act.get(j).filter(|a| square_of(a.name).is_some()) {
         let path = log::path_at(act, j);
         let parent = &path[..path.len() - 1];
@@ -653,12 +1002,15 @@ fn replay(
             difference.explanation = format!(
                 "{} is not a legal move for {} at {}: a move must flip at least one disc, \
                  bracketing a line of the opponent's discs in one of the 8 directions \
-                 without crossing the board's edge. The board there: {}",
+                 without crossing the board's edge",
                 a.name,
                 char::from(position.player.symbol()),
                 log::path_text(parent),
-                position.describe()
             );
+            difference.board = Some(BoardView {
+                title: format!("the board at {}", log::path_text(parent)),
+                grid: position.grid(),
+            });
             return;
         }
     }
@@ -686,11 +1038,10 @@ fn replay(
             (&path[..path.len() - 1], root.at(&path[..path.len() - 1]))
         };
         if let Some(position) = position {
-            notes.push(format!(
-                "the board at {}: {}",
-                log::path_text(shown),
-                position.describe()
-            ));
+            difference.board = Some(BoardView {
+                title: format!("the board at {}", log::path_text(shown)),
+                grid: position.grid(),
+            });
         }
     }
 }
@@ -723,7 +1074,39 @@ fn explain_log_line(
             )
         };
     };
+    if j == 0 && a.name == "root" && a.depth == Some(1) && e.depth == Some(0) {
+        return (
+            Some(Mistake::DepthFromOne),
+            "the root is at depth 0 and its children at depth 1; your depths count the root \
+             as 1 (and a search that counts so also stops one ply early)"
+                .into(),
+        );
+    }
+    if j > 0 && e.name != a.name && (a.name == "root" || a.name.contains('\0')) {
+        return (
+            Some(Mistake::MisnamedNodes),
+            format!(
+                "expected node {} here; your line names it {}: a node is named by its cell, \
+                 column letter then row digit (a1 to h8), and only the root is `root`",
+                e.name,
+                shown(a.name)
+            ),
+        );
+    }
     let floats: Vec<Option<i32>> = a.values.iter().map(|v| log::parse_float_value(v)).collect();
+    let inf_only = floats.iter().any(Option::is_some)
+        && a.values
+            .iter()
+            .zip(&floats)
+            .all(|(text, float)| float.is_none() || matches!(*text, "inf" | "-inf"));
+    if inf_only {
+        return (
+            Some(Mistake::InfinitySpelling),
+            "infinities print as the words `Infinity` and `-Infinity`; your line prints `inf` \
+             or `-inf` (Python's str of float('inf'))"
+                .into(),
+        );
+    }
     if floats.iter().any(Option::is_some) {
         let as_integers: Vec<Option<i32>> = a
             .values
@@ -1092,6 +1475,7 @@ fn root_children<'a>(entries: &[Entry<'a>]) -> Vec<(&'a str, Option<&'a str>)> {
 fn board_difference(want: &[String], got: &[String]) -> Difference {
     let first = (0..8).find(|&i| want.get(i) != got.get(i)).unwrap_or(0);
     let mut difference = Difference {
+        board: None,
         line: Some(first + 1),
         expected: want.get(first).cloned(),
         actual: got.get(first).cloned(),
@@ -1135,7 +1519,7 @@ fn board_difference(want: &[String], got: &[String]) -> Difference {
     };
     let best = children
         .iter()
-        .position(|&(_, v)| v.is_some() && v == root_value);
+        .position(|&(name, v)| name != "pass" && v.is_some() && v == root_value);
     difference.explanation = match (played(&g, &w), best) {
         (Some(yours), Some(best)) if yours > best && children[yours].1 == root_value => {
             difference.mistake = Some(Mistake::LastTiedMove);
