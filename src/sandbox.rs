@@ -279,7 +279,7 @@ fn capture(mut file: File) -> io::Result<Captured> {
 }
 
 /// Runs programs confined and limited. Made once for a batch or a match.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Sandbox {
     /// The `bwrap` program (found on `PATH` once; empty when unsandboxed).
     bwrap: PathBuf,
@@ -302,12 +302,7 @@ impl Sandbox {
     ) -> Result<Sandbox, SandboxError> {
         let read_only = read_only
             .iter()
-            .map(|path| {
-                fs::canonicalize(path).map_err(|e| SandboxError::ReadOnly {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                })
-            })
+            .map(|path| shown_path(path))
             .collect::<Result<Vec<_>, _>>()?;
         let bwrap = match isolation {
             Isolation::Bubblewrap => {
@@ -352,31 +347,30 @@ impl Sandbox {
 
     /// The same sandbox with another wall time.
     pub fn with_wall(&self, wall: Duration) -> Sandbox {
-        Sandbox {
-            bwrap: self.bwrap.clone(),
-            isolation: self.isolation,
-            limits: Limits {
-                wall,
-                ..self.limits
-            },
-            read_only: self.read_only.clone(),
-        }
+        let mut sandbox = self.clone();
+        sandbox.limits.wall = wall;
+        sandbox
     }
 
     /// The same sandbox, also showing `path` read-only (a student's folder).
     pub fn showing(&self, path: &Path) -> Result<Sandbox, SandboxError> {
-        let canonical = fs::canonicalize(path).map_err(|e| SandboxError::ReadOnly {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        })?;
-        let mut read_only = self.read_only.clone();
-        read_only.push(canonical);
-        Ok(Sandbox {
-            bwrap: self.bwrap.clone(),
-            isolation: self.isolation,
-            limits: self.limits,
-            read_only,
-        })
+        let mut sandbox = self.clone();
+        sandbox.read_only.push(shown_path(path)?);
+        Ok(sandbox)
+    }
+
+    /// Whether a program sees `path`: under the system folders or a path shown
+    /// read-only in bubblewrap; anything, without bubblewrap.
+    pub fn shows(&self, path: &Path) -> bool {
+        if self.isolation != Isolation::Bubblewrap {
+            return true;
+        }
+        let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        ["/usr", "/etc"]
+            .iter()
+            .chain(SYSTEM_LINKS)
+            .any(|top| path.starts_with(top))
+            || self.read_only.iter().any(|shown| path.starts_with(shown))
     }
 
     /// Runs `true` in an empty sandbox, to tell whether bubblewrap works here.
@@ -436,7 +430,7 @@ impl Sandbox {
             "/usr",
             "/usr",
         ]);
-        for top in ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] {
+        for top in SYSTEM_LINKS {
             match fs::read_link(top) {
                 Ok(target) => {
                     bwrap.arg("--symlink").arg(target).arg(top);
@@ -467,10 +461,10 @@ impl Sandbox {
         }
         bwrap
             .arg("--ro-bind")
-            .arg(folder.path.join("passwd"))
+            .arg(folder.path().join("passwd"))
             .arg("/etc/passwd")
             .arg("--ro-bind")
-            .arg(folder.path.join("group"))
+            .arg(folder.path().join("group"))
             .arg("/etc/group");
         bwrap.args(["--proc", "/proc", "--dev", "/dev", "--size"]);
         bwrap.arg(self.limits.file_size.to_string());
@@ -480,7 +474,7 @@ impl Sandbox {
         }
         bwrap
             .arg("--bind")
-            .arg(folder.path.join("work"))
+            .arg(folder.path().join("work"))
             .arg(WORK_INSIDE)
             .args(["--chdir", WORK_INSIDE, "--"]);
         bwrap
@@ -491,7 +485,7 @@ impl Sandbox {
     pub fn run(&self, program: &Program) -> io::Result<Run> {
         let folder = CaseFolder::new()?;
         for (name, bytes) in program.files {
-            fs::write(folder.path.join("work").join(name), bytes)?;
+            fs::write(folder.path().join("work").join(name), bytes)?;
         }
         let lease = match self.isolation {
             Isolation::SeparateUser => Some(UidLease::take()?),
@@ -514,18 +508,18 @@ impl Sandbox {
                 };
                 let mut sh = Command::new("/bin/sh");
                 sh.args(["-c", program.command, "sh"])
-                    .current_dir(folder.path.join("work"))
+                    .current_dir(folder.path().join("work"))
                     .env_clear()
                     .env("PATH", path)
-                    .env("HOME", folder.path.join("work"))
+                    .env("HOME", folder.path().join("work"))
                     .env("LANG", "C.UTF-8")
-                    .env("TMPDIR", folder.path.join("work"));
+                    .env("TMPDIR", folder.path().join("work"));
                 sh
             }
         };
         command.args(program.args);
-        let stdout = capture_file(&folder.path.join("stdout"))?;
-        let stderr = capture_file(&folder.path.join("stderr"))?;
+        let stdout = capture_file(&folder.path().join("stdout"))?;
+        let stderr = capture_file(&folder.path().join("stderr"))?;
         command
             .stdin(Stdio::null())
             .stdout(stdout.try_clone()?)
@@ -589,6 +583,18 @@ impl Sandbox {
         })
     }
 }
+
+/// `path` made canonical, to be shown read-only.
+fn shown_path(path: &Path) -> Result<PathBuf, SandboxError> {
+    fs::canonicalize(path).map_err(|e| SandboxError::ReadOnly {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// The top folders beside `/usr` that a program sees: links into `/usr` on merged
+/// systems, else read-only folders.
+const SYSTEM_LINKS: &[&str] = &["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
 /// The first `name` in a folder of `PATH`.
 fn find_program(name: &str) -> Option<PathBuf> {
@@ -711,14 +717,13 @@ impl RawLimits {
 /// A run's private folder: `work/` (the program's), `stdout`, `stderr`, and the
 /// `passwd` and `group` files the sandbox shows. Removed when dropped.
 struct CaseFolder {
-    path: PathBuf,
     dir: tempfile::TempDir,
 }
 
 impl CaseFolder {
     fn new() -> io::Result<CaseFolder> {
         let dir = tempfile::Builder::new().prefix("reversi-case-").tempdir()?;
-        let path = dir.path().to_path_buf();
+        let path = dir.path();
         fs::create_dir(path.join("work"))?;
         fs::set_permissions(path.join("work"), fs::Permissions::from_mode(0o755))?;
         fs::write(
@@ -726,14 +731,18 @@ impl CaseFolder {
             format!("student:x:1000:1000:student:{WORK_INSIDE}:/bin/sh\n"),
         )?;
         fs::write(path.join("group"), "student:x:1000:\n")?;
-        Ok(CaseFolder { path, dir })
+        Ok(CaseFolder { dir })
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
     }
 
     /// Lets the user `uid` into the folder and gives it the work folder (and nothing
     /// else of the folder: the capture files stay the grader's).
     fn give_to(&self, uid: libc::uid_t) -> io::Result<()> {
-        fs::set_permissions(&self.path, fs::Permissions::from_mode(0o711))?;
-        let work = self.path.join("work");
+        fs::set_permissions(self.path(), fs::Permissions::from_mode(0o711))?;
+        let work = self.path().join("work");
         std::os::unix::fs::chown(&work, Some(uid), Some(uid))?;
         for entry in fs::read_dir(&work)? {
             std::os::unix::fs::chown(entry?.path(), Some(uid), Some(uid))?;

@@ -429,16 +429,7 @@ pub(super) fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<()
             }
             .into());
         }
-        let system = [
-            "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-        ];
-        let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        let seen = system.iter().any(|top| canonical.starts_with(top))
-            || sandbox
-                .read_only()
-                .iter()
-                .any(|shown| canonical.starts_with(shown));
-        if sandbox.isolation() == Isolation::Bubblewrap && !seen && canonical.is_file() {
+        if !sandbox.shows(path) && path.is_file() {
             return Err(GraderUsageError::NotShown {
                 path: path.display().to_string(),
             }
