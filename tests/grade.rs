@@ -101,7 +101,11 @@ fn mutant_submission(folder: &Path, fault: Fault) {
 }
 
 fn grade(class: &Path, extra: &[&str]) -> Output {
-    let cases = official();
+    grade_on(class, &official(), extra)
+}
+
+/// `grade` of `class` on `cases`, shown this binary, 1 s a run.
+fn grade_on(class: &Path, cases: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
         "grade",
         class.to_str().unwrap(),
@@ -421,21 +425,7 @@ fn cases_weigh_their_points() {
     let class = dir.path().join("class");
     fs::create_dir_all(class.join("alice")).unwrap();
     fs::write(class.join("alice/hw.sh"), format!("exec {BIN}\n")).unwrap();
-    let run = |points: &str| {
-        reversi(&[
-            "grade",
-            class.to_str().unwrap(),
-            "--cases",
-            cases.to_str().unwrap(),
-            "--run",
-            "sh {submission}/hw.sh",
-            "--read-only",
-            BIN,
-            "--points",
-            points,
-            "--json",
-        ])
-    };
+    let run = |points: &str| grade_on(&class, &cases, &["--points", points, "--json"]);
     let output = run("2");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();

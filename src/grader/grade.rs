@@ -257,6 +257,22 @@ impl StudentGrade {
         grade
     }
 
+    /// The grade of a submission without the file the command names: no case ran.
+    pub fn missing(student: &str, file: String, points: &[f64]) -> StudentGrade {
+        StudentGrade {
+            student: student.to_string(),
+            missing_file: Some(file),
+            cases: Vec::new(),
+            score: 0.0,
+            max_score: points.iter().sum(),
+            passed: 0,
+            byte_exact: 0,
+            total: points.len(),
+            mistakes: Vec::new(),
+            interrupted: false,
+        }
+    }
+
     /// The most common mistake, in words, for the student's row.
     pub fn most_common(&self) -> String {
         if let Some(file) = &self.missing_file {
@@ -294,10 +310,11 @@ pub fn grade_student(
     observer: &mut dyn FnMut(batch::Update),
 ) -> Result<StudentGrade, SandboxError> {
     if let Some(file) = missing_file(options.command, &submission.folder) {
-        let mut grade = StudentGrade::of(&submission.name, Vec::new(), options.points);
-        grade.interrupted = false;
-        grade.missing_file = Some(file);
-        return Ok(grade);
+        return Ok(StudentGrade::missing(
+            &submission.name,
+            file,
+            options.points,
+        ));
     }
     let batch_options = BatchOptions {
         runner: Runner::Program {
