@@ -206,8 +206,8 @@ pub struct Listed {
     pub fault: Option<Fault>,
     /// The first line (1-based) it changes; none for the byte form of the file.
     pub line: Option<usize>,
-    /// Lines of the file it accounts for (inserted or deleted to undo it); none when
-    /// not counted.
+    /// Lines of the file it accounts for (inserted, deleted or changed to undo it);
+    /// none when not counted.
     pub lines: Option<usize>,
     /// What it is, in a few words.
     pub summary: String,
