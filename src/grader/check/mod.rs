@@ -11,7 +11,7 @@ use super::diagnose::{diagnose, NoDiagnosis};
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 use super::mutants::Fault;
 use super::printable::printable as escaped;
-use super::replay::{square_of, Position};
+use super::replay::{grid_pair, square_of, Position};
 use crate::board::Squares;
 use crate::course_search::INFINITY;
 use crate::format::cs561::Problem;
@@ -1474,6 +1474,12 @@ fn board_difference(want: &[String], got: &[String]) -> Difference {
             "the file starts with the next board: 8 lines of 8 cells, `*`, `X` or `O`".into();
         return difference;
     };
+    difference.board = Some(BoardView {
+        title: "the next board".into(),
+        grid: grid_pair("expected", &w.concat(), "yours", &g.concat())
+            .trim_end()
+            .to_string(),
+    });
     let cells: Vec<String> = (0..64)
         .filter(|&i| w[i / 8][i % 8] != g[i / 8][i % 8])
         .map(|i| {
