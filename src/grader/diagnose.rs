@@ -41,8 +41,8 @@ pub struct Found {
     pub fault: Fault,
     /// The first line (1-based, in the student's file) that the fault changes.
     pub first_line: usize,
-    /// Lines of the student's file it accounts for: lines inserted or deleted when
-    /// it alone is switched off.
+    /// Lines of the student's file it accounts for: lines inserted, deleted or
+    /// changed when it alone is switched off (see [`distance`]).
     pub lines: usize,
 }
 
@@ -56,8 +56,8 @@ pub struct Diagnosis {
     /// Other single faults whose program writes the very same bytes on this case
     /// (only when one fault is found exactly): the case cannot tell them apart.
     pub same_bytes: Vec<Fault>,
-    /// Lines the found faults leave unexplained (inserted or deleted to get from
-    /// their program's output to the file).
+    /// Lines the found faults leave unexplained (inserted, deleted or changed to get
+    /// from their program's output to the file).
     pub unexplained: usize,
     /// The first of them (1-based, in the student's file).
     pub unexplained_from: Option<usize>,
@@ -81,8 +81,9 @@ fn lines(bytes: &[u8]) -> Vec<&[u8]> {
     bytes.split_inclusive(|&b| b == b'\n').collect()
 }
 
-/// How far `from` is from `to`: lines to delete and insert, and the first line of
-/// `to` (0-based) that is not kept from `from`.
+/// How far `from` is from `to`: lines inserted, deleted or changed (a block of
+/// changed lines counts as the longer of its two sides), and the first line of `to`
+/// (0-based) that is not kept from `from`.
 fn distance<T: Hash + Eq + Ord>(from: &[T], to: &[T]) -> (usize, Option<usize>) {
     let mut count = 0;
     let mut first = None;
@@ -100,7 +101,7 @@ fn distance<T: Hash + Eq + Ord>(from: &[T], to: &[T]) -> (usize, Option<usize>) 
                 new_len,
                 new_index,
                 ..
-            } => (old_len + new_len, new_index),
+            } => (old_len.max(new_len), new_index),
         };
         count += changed;
         first = Some(first.map_or(at, |f: usize| f.min(at)));
@@ -280,8 +281,12 @@ impl Catalogue {
         if written.len() >= REMEMBERED {
             written.clear();
         }
+        let fits = match &record {
+            Written::File(_, length) => *length <= max_lines,
+            Written::LongerThan(_) => false,
+        };
         written.insert(faults, record);
-        out
+        out.filter(|_| fits)
     }
 
     /// [`Catalogue::write`] in the text-blind view, the board kept `with_board`.
@@ -395,14 +400,18 @@ pub fn diagnose(
     };
     let mut found: Vec<Found> = chosen
         .iter()
-        .filter_map(|fault| {
-            let without = write(chosen.without(fault))?;
-            let (d, first) = distance(&lines(&without), &got);
-            Some(Found {
+        .map(|fault| {
+            // Without it the program may write a far longer log (the fault cut the
+            // tree short): then every line of the file is its.
+            let (d, first) = match catalogue.write(chosen.without(fault), MAX_LINES) {
+                Some(without) => distance(&lines(&without), &got),
+                None => (got.len(), Some(0)),
+            };
+            Found {
                 fault,
                 first_line: first.unwrap_or(0) + 1,
                 lines: d.saturating_sub(left),
-            })
+            }
         })
         .collect();
     found.sort_by_key(|f| f.first_line);
@@ -495,9 +504,32 @@ fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
                 .or_else(|| (0..log_start).find(differs))
         };
         let first = first_change(&got_blind);
-        let writes_first = |f: Fault| {
-            let out = catalogue.write_blind(Faults::one(f), got_blind.len() + start, with_board);
-            out.is_some_and(|out| first_change(&out) == first)
+        // (a single fault's whole file when it is not very long: it is kept for the
+        // next file of the case)
+        let near = 4 * got_blind.len() + 200;
+        let writes_first = |f: Fault| match first.and_then(|i| i.checked_sub(log_start)) {
+            _ if catalogue.write(Faults::one(f), near).is_some() => catalogue
+                .write_blind(Faults::one(f), near, with_board)
+                .is_some_and(|out| first_change(&out) == first),
+            // A long log: only its lines up to that one are needed; write no further.
+            Some(line) => {
+                let mut prefix: Vec<String> = Vec::new();
+                let _ = mutants::write_watched(
+                    problem,
+                    catalogue.style,
+                    Faults::one(f),
+                    MAX_LINES,
+                    &mut |index, text| {
+                        prefix.push(canonical_line(&String::from_utf8_lossy(text), text_only));
+                        index < line
+                    },
+                );
+                let differs = |i: &usize| prefix.get(*i) != want_blind.get(log_start + *i);
+                (0..=line).find(differs) == Some(line)
+            }
+            None => catalogue
+                .write_blind(Faults::one(f), MAX_LINES, with_board)
+                .is_some_and(|out| first_change(&out) == first),
         };
         let leads: Vec<Fault> = ranked
             .iter()

@@ -54,17 +54,6 @@ impl Position {
         };
         String::from_utf8_lossy(&board_lines(x, o, LineEnd::Lf)).replace('\n', "")
     }
-
-    /// The board's rows joined by `/`, and who moves: `********/.../********, X to move`.
-    pub fn describe(self) -> String {
-        let cells = self.cells();
-        let rows: Vec<&str> = (0..8).map(|r| &cells[r * 8..r * 8 + 8]).collect();
-        format!(
-            "{}, {} to move",
-            rows.join("/"),
-            char::from(self.player.symbol())
-        )
-    }
 }
 
 /// The lines of an 8x8 grid of `cells` (64 characters, row-major, row 1 first)
@@ -131,8 +120,17 @@ mod tests {
         let after = start.at(&["root", "d3", "c3"]).unwrap();
         assert_eq!(after.player, Player::X);
         assert_eq!(
-            after.describe(),
-            "********/********/**OX****/***OX***/***XO***/********/********/********, X to move"
+            after.grid(),
+            "   a b c d e f g h\n\
+             1  * * * * * * * *\n\
+             2  * * * * * * * *\n\
+             3  * * O X * * * *\n\
+             4  * * * O X * * *\n\
+             5  * * * X O * * *\n\
+             6  * * * * * * * *\n\
+             7  * * * * * * * *\n\
+             8  * * * * * * * *\n\
+             X to move"
         );
         assert!(start.at(&["root", "a1"]).is_none());
         assert!(

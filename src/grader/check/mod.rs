@@ -11,7 +11,7 @@ use super::diagnose::{diagnose, NoDiagnosis};
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 use super::mutants::Fault;
 use super::printable::printable as escaped;
-use super::replay::{square_of, Position};
+use super::replay::{grid_pair, square_of, Position};
 use crate::board::Squares;
 use crate::course_search::INFINITY;
 use crate::format::cs561::Problem;
@@ -206,8 +206,8 @@ pub struct Listed {
     pub fault: Option<Fault>,
     /// The first line (1-based) it changes; none for the byte form of the file.
     pub line: Option<usize>,
-    /// Lines of the file it accounts for (inserted or deleted to undo it); none when
-    /// not counted.
+    /// Lines of the file it accounts for (inserted, deleted or changed to undo it);
+    /// none when not counted.
     pub lines: Option<usize>,
     /// What it is, in a few words.
     pub summary: String,
@@ -914,7 +914,24 @@ fn line_difference(
         log::path_at(&act, j)
     };
     difference.node = (!path.is_empty()).then(|| log::path_text(&path));
-    let (mistake, explanation) = explain_log_line(&exp, &act, j, &path);
+    let (mut mistake, mut explanation) = explain_log_line(&exp, &act, j, &path);
+    if mistake == Some(Mistake::PrunedTooLate) {
+        // A window turned inside out (alpha above beta) is printed only by a program
+        // that never prunes.
+        if let Some(i) = act
+            .iter()
+            .position(|x| x.alpha().zip(x.beta()).is_some_and(|(a, b)| a > b))
+        {
+            mistake = Some(Mistake::NoPruning);
+            explanation += &format!(
+                ". Your program does not prune at all: at line {} it prints alpha {} above \
+                 beta {}, which only a search that never prunes can print",
+                i + LOG_START + 1,
+                act[i].values.get(1).copied().unwrap_or("?"),
+                act[i].values.get(2).copied().unwrap_or("?")
+            );
+        }
+    }
     difference.mistake = mistake;
     difference.explanation = explanation;
     match root {
@@ -1137,6 +1154,18 @@ fn explain_log_line(
     if e.name == a.name && e.depth == a.depth {
         return explain_same_node(exp, act, j);
     }
+    if e.name == "pass" && a.name == "pass" && a.depth.map(|d| d + 1) == e.depth {
+        return (
+            Some(Mistake::PassCostsNoDepth),
+            format!(
+                "a pass uses up a ply like a move: this pass is at depth {}, one deeper than \
+                 its parent, and the cut-off depth counts it; your log gives it its parent's \
+                 depth {} (and so searches one ply deeper below it)",
+                show_depth(e),
+                show_depth(a)
+            ),
+        );
+    }
     if e.name == "pass" && a.name != "pass" {
         let parent = path.len().checked_sub(2).map_or("the parent", |i| path[i]);
         return (
@@ -1224,6 +1253,25 @@ fn explain_log_line(
     }
 }
 
+/// The first entry, from `j` on, where an inner node prints v = alpha = beta (its
+/// value reached its bound exactly, the window updated) and its next line is another
+/// child: what a program that does not prune on equality writes.
+fn goes_on_after_equality(entries: &[Entry], j: usize) -> Option<usize> {
+    (j..entries.len().saturating_sub(1)).find(|&i| {
+        let x = &entries[i];
+        let finite = x.value().is_some_and(|v| v.abs() < INFINITY);
+        let child = entries[i + 1]
+            .depth
+            .zip(x.depth)
+            .is_some_and(|(c, d)| c == d + 1);
+        finite
+            && x.value() == x.alpha()
+            && x.value() == x.beta()
+            && !log::is_first_print(entries, i)
+            && child
+    })
+}
+
 /// The names of the siblings that follow the node first printed at `j`, in order.
 fn later_siblings<'a>(entries: &[Entry<'a>], j: usize) -> Vec<&'a str> {
     let Some(depth) = entries[j].depth else {
@@ -1253,6 +1301,24 @@ fn square_order(name: &str) -> usize {
 fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>, String) {
     let (e, a) = (&exp[j], &act[j]);
     let name = e.name;
+    let entry_value = if e.is_max() { -INFINITY } else { INFINITY };
+    let bound = if e.is_max() { a.alpha() } else { a.beta() };
+    let opens = log::is_first_print(exp, j) && !log::is_leaf(exp, j);
+    if opens && e.value() == Some(entry_value) && a.value() != e.value() && a.value() == bound {
+        return (
+            Some(Mistake::FailHard),
+            format!(
+                "{name} ({}) starts at {} before its first child, whatever the window: its \
+                 value is v, the best of its children so far; alpha and beta have their own \
+                 columns. Your line prints {} there, the node's {}: values printed as \
+                 max(alpha, v) at MAX and min(beta, v) at MIN (fail-hard)",
+                kind(e),
+                e.values.first().copied().unwrap_or("?"),
+                a.values.first().copied().unwrap_or("?"),
+                if e.is_max() { "alpha" } else { "beta" }
+            ),
+        );
+    }
     if j == 0 && e.value() == Some(-INFINITY) && a.value() == Some(INFINITY) {
         return (
             Some(Mistake::WrongRootPlayer),
@@ -1384,12 +1450,32 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
             }
         };
         if e.value() == a.value() && updated(a) && !updated(e) {
+            // A program that prunes only on a strict inequality prints this very line
+            // at an equality; it shows itself where it goes on after one.
+            if let Some(later) = goes_on_after_equality(act, j) {
+                return (
+                    Some(Mistake::PrunedTooLate),
+                    format!(
+                        "{}, so it prunes: it prints its value with alpha and beta \
+                         UNCHANGED and returns. Your line updates {} instead, and at line \
+                         {} your log goes on to another child after a node's value reached \
+                         its bound exactly (v = alpha = beta): your program prunes only on a \
+                         strict inequality (v > beta, v < alpha); equality prunes too",
+                        cutoff_rule(e),
+                        if e.is_max() { "alpha" } else { "beta" },
+                        later + LOG_START + 1
+                    ),
+                );
+            }
             return (
                 Some(Mistake::UpdatedAtCutoff),
                 format!(
                     "{}, so it prunes: it prints its value with alpha and beta UNCHANGED \
                      ({}, {}) and returns; your line updates {} first, as the handout's \
-                     example wrongly shows",
+                     example wrongly shows. (A program that prunes only on v > beta or \
+                     v < alpha prints this line too; yours does not go on after such a line \
+                     anywhere in this file, so the updated window is the likelier cause: \
+                     give --input to be sure.)",
                     cutoff_rule(e),
                     e.values.get(1).copied().unwrap_or("?"),
                     e.values.get(2).copied().unwrap_or("?"),
@@ -1488,6 +1574,12 @@ fn board_difference(want: &[String], got: &[String]) -> Difference {
             "the file starts with the next board: 8 lines of 8 cells, `*`, `X` or `O`".into();
         return difference;
     };
+    difference.board = Some(BoardView {
+        title: "the next board".into(),
+        grid: grid_pair("expected", &w.concat(), "yours", &g.concat())
+            .trim_end()
+            .to_string(),
+    });
     let cells: Vec<String> = (0..64)
         .filter(|&i| w[i / 8][i % 8] != g[i / 8][i % 8])
         .map(|i| {
@@ -1538,6 +1630,18 @@ fn board_difference(want: &[String], got: &[String]) -> Difference {
                 children[yours].0
             )
         }
+        (Some(0), Some(best)) if best != 0 => {
+            difference.mistake = Some(Mistake::FirstMoveBoard);
+            format!(
+                "your board is the one after {}, the root's first move (value {}), but the \
+                 best move is {} (value {}): most likely the board saved for the first move \
+                 is never replaced by a better one. {cells_text}",
+                children[0].0,
+                children[0].1.unwrap_or("?"),
+                children[best].0,
+                root_value.unwrap_or("?")
+            )
+        }
         (Some(yours), Some(best)) if yours != best => format!(
             "your board is the one after {} (value {}), but the best move is {} (value {}). \
              {cells_text}",
@@ -1553,10 +1657,13 @@ fn board_difference(want: &[String], got: &[String]) -> Difference {
             children[best].0,
             root_value.unwrap_or("?")
         ),
-        _ if children.first().is_some_and(|&(name, _)| name == "pass") => format!(
-            "the root player has no legal move (the root's only child is pass), so the next \
-             board is the input board unchanged. {cells_text}"
-        ),
+        _ if children.first().is_some_and(|&(name, _)| name == "pass") => {
+            difference.mistake = Some(Mistake::BoardAfterPass);
+            format!(
+                "the root player has no legal move (the root's only child is pass), so the \
+                 next board is the input board unchanged. {cells_text}"
+            )
+        }
         _ if !entries.is_empty() && children.is_empty() => format!(
             "the root is a leaf (the cut-off depth is 0, or the game is over at the root), \
              so the next board is the input board unchanged. {cells_text}"
