@@ -241,3 +241,33 @@ fn a_command_naming_a_missing_or_unseen_file_is_refused_before_any_case() {
         .contains("show it (or its folder) with --read-only"));
     assert_eq!(stdout(&unseen), "");
 }
+
+#[test]
+fn a_command_naming_a_file_of_the_current_folder_by_a_relative_path_is_refused() {
+    let cases = testcases().join("cs561/s2017");
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(folder.path().join("hw.py"), "print('hi')\n").unwrap();
+    let output = Command::new(BIN)
+        .current_dir(folder.path())
+        .args([
+            "batch",
+            cases.to_str().unwrap(),
+            "--against",
+            "python3 hw.py",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let absolute = folder.path().join("hw.py");
+    let absolute = absolute.display();
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains(&format!(
+            "hw.py: the command names this file relative to the current folder, but each \
+             program runs in a fresh work folder; name it by its full path ({absolute}) and \
+             show it with --read-only {absolute}"
+        )),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(stdout(&output), "");
+}

@@ -90,6 +90,20 @@ pub enum GraderUsageError {
         /// The path.
         path: String,
     },
+    /// The command names a file of the current folder by a relative path, which the
+    /// program (run in a fresh work folder) cannot resolve.
+    #[error(
+        "{path}: the command names this file relative to the current folder, but each \
+         program runs in a fresh work folder; name it by its full path ({absolute}){show}"
+    )]
+    RelativeFile {
+        /// The path as written in the command.
+        path: String,
+        /// The same file's absolute path.
+        absolute: String,
+        /// How to show it to the program, if the sandbox hides it.
+        show: String,
+    },
     /// With a separate user as the sandbox, an expected output others may read.
     #[error(
         "{path}: the programs run as a separate user and could read this expected \
@@ -413,16 +427,33 @@ pub(super) fn refuse_readable_cases(sandbox: &Sandbox, cases: &[Case]) -> Result
 }
 
 /// Refuses, before any case runs, a command naming an absolute path that does not
-/// exist, or a file that the program could not see in bubblewrap (not under `/usr`
-/// and friends, nor shown with `--read-only`): each case would crash the same way.
+/// exist, a file that the program could not see in bubblewrap (not under `/usr`
+/// and friends, nor shown with `--read-only`), or a file of the current folder by a
+/// relative path (the program runs elsewhere): each case would crash the same way.
 /// (Folders are let through: a command may name one only as data.)
 pub(super) fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<()> {
-    let paths = command
+    let words = command
         .split_whitespace()
-        .map(|word| word.trim_matches(|c| c == '"' || c == '\''))
-        .filter(|word| word.starts_with('/'))
-        .map(Path::new);
-    for path in paths {
+        .map(|word| word.trim_matches(|c| c == '"' || c == '\''));
+    for word in words {
+        let path = Path::new(word);
+        if !word.starts_with('/') {
+            if !word.starts_with('-') && path.is_file() {
+                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+                let show = if sandbox.shows(&absolute) {
+                    String::new()
+                } else {
+                    format!(" and show it with --read-only {}", absolute.display())
+                };
+                return Err(GraderUsageError::RelativeFile {
+                    path: word.to_string(),
+                    absolute: absolute.display().to_string(),
+                    show,
+                }
+                .into());
+            }
+            continue;
+        }
         if !path.exists() {
             return Err(GraderUsageError::NamedFileMissing {
                 path: path.display().to_string(),
