@@ -47,7 +47,7 @@ pub enum Sink<'a> {
     /// Standard output, a device or a pipe: written in order, cannot seek.
     Stream(Limited<Box<dyn Write + Send>>),
     /// The new file, empty at position 0, that replaces the old one once complete.
-    File(Limited<&'a mut File>),
+    File(Limited<Reserving<'a>>),
 }
 
 impl Write for Sink<'_> {
@@ -107,8 +107,13 @@ pub fn write_to(
         };
         return write(Sink::Stream(Limited::new(out, limit))).map_err(|e| too_large(e, true));
     }
+    // Reserving ahead pays only when the new file is renamed over an old one.
+    let replaces = fs::metadata(path).is_ok_and(|meta| meta.is_file());
     replace_file(path, durability, |file| {
-        write(Sink::File(Limited::new(file, limit)))
+        write(Sink::File(Limited::new(
+            Reserving::new(file, replaces),
+            limit,
+        )))
     })
     .map_err(|e| too_large(e, false))
 }
@@ -140,6 +145,7 @@ pub fn replace_file(
     #[cfg(target_os = "linux")]
     if let Some(mut file) = unnamed::create_in(folder)? {
         write(&mut file)?;
+        release_reserved(&file)?;
         finish(&file, path, durability)?;
         let temporary = Temporary::make_in(folder, |name| unnamed::link(&file, name))?;
         return temporary.rename_over(path, folder, durability);
@@ -162,8 +168,117 @@ fn replace_file_named(
     })?;
     let mut file = file.expect("the file was created with its name");
     write(&mut file)?;
+    release_reserved(&file)?;
     finish(&file, path, durability)?;
     temporary.rename_over(path, folder, durability)
+}
+
+/// Bytes of disk reserved at a time ahead of the writer by [`Reserving`].
+const RESERVE_STEP: u64 = 8 << 20;
+
+/// A new file that, when it will replace an existing one on ext4, reserves its disk
+/// blocks a few MiB ahead of what is written (`fallocate` without changing the
+/// size). ext4 then need not allocate every block of the file when it is renamed
+/// over the old one (its `auto_da_alloc` rule does so for delayed blocks): writing a
+/// large log over an existing `output.txt` takes about a fifth less (`make bench`).
+/// Otherwise it writes as any file: reserving was measured to cost time for a new
+/// file (the reserved blocks are converted as they are written), on tmpfs (zeroed
+/// pages written twice) and on xfs. [`replace_file`] gives back what is reserved past the
+/// end once the writing function returns.
+pub struct Reserving<'a> {
+    file: &'a mut File,
+    position: u64,
+    /// The end of the reserved blocks.
+    reserved: u64,
+    /// Whether to reserve: when replacing a file on ext4, until a reservation fails.
+    works: bool,
+}
+
+impl<'a> Reserving<'a> {
+    /// Writes to `file`, at position 0, reserving ahead if it `replaces` a file.
+    pub fn new(file: &'a mut File, replaces: bool) -> Self {
+        let works = replaces && on_ext4(file);
+        Reserving {
+            file,
+            position: 0,
+            reserved: 0,
+            works,
+        }
+    }
+
+    /// Reserves blocks up to a step past `end`, if that is further than before.
+    fn reserve_to(&mut self, end: u64) {
+        if !self.works || end <= self.reserved {
+            return;
+        }
+        let until = end + RESERVE_STEP;
+        self.works = reserve(self.file, self.reserved, until - self.reserved);
+        self.reserved = until;
+    }
+}
+
+/// Whether `file` lies on ext4, where reserving ahead pays.
+#[cfg(target_os = "linux")]
+fn on_ext4(file: &File) -> bool {
+    use std::os::unix::io::AsRawFd;
+    let mut stats = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: fstatfs fills the struct it is given on success, which is checked before
+    // the struct is read.
+    unsafe {
+        libc::fstatfs(file.as_raw_fd(), stats.as_mut_ptr()) == 0
+            && stats.assume_init().f_type == libc::EXT4_SUPER_MAGIC
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn on_ext4(_: &File) -> bool {
+    false
+}
+
+/// Reserves `len` bytes of disk for `file` from `offset`, keeping its size; false
+/// where that is not supported (or fails: writing will say why, if it matters).
+#[cfg(target_os = "linux")]
+fn reserve(file: &File, offset: u64, len: u64) -> bool {
+    use std::os::unix::io::AsRawFd;
+    let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+        return false;
+    };
+    // SAFETY: fallocate on a file descriptor we own; no memory is passed.
+    unsafe { libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, offset, len) == 0 }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reserve(_: &File, _: u64, _: u64) -> bool {
+    false
+}
+
+/// Gives back the blocks reserved past the end of `file` (setting the size it already
+/// has frees them).
+fn release_reserved(file: &File) -> io::Result<()> {
+    if cfg!(target_os = "linux") {
+        file.set_len(file.metadata()?.len())?;
+    }
+    Ok(())
+}
+
+impl Write for Reserving<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.reserve_to(self.position + buf.len() as u64);
+        let written = self.file.write(buf)?;
+        self.position += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Seek for Reserving<'_> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.position = self.file.seek(to)?;
+        Ok(self.position)
+    }
 }
 
 /// Gives the new `file` the permissions of `path`, or those of a new file, and
@@ -657,5 +772,44 @@ mod tests {
                 in_place: true
             }
         ));
+    }
+
+    /// Disk bytes held by `file`.
+    #[cfg(unix)]
+    fn disk_bytes(file: &File) -> u64 {
+        use std::os::unix::fs::MetadataExt;
+        file.metadata().unwrap().blocks() * 512
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn blocks_reserved_ahead_of_a_replacing_file_are_given_back() {
+        let folder = tempfile::tempdir().unwrap();
+        let mut file = File::create(folder.path().join("new")).unwrap();
+        let on_ext4 = on_ext4(&file);
+        let chunk = vec![b'x'; 1 << 20];
+        let mut reserving = Reserving::new(&mut file, true);
+        for _ in 0..3 {
+            reserving.write_all(&chunk).unwrap();
+        }
+        reserving.flush().unwrap();
+        let size = 3 << 20;
+        if on_ext4 {
+            // The first write reserved a step past its end: more than is written.
+            assert!(disk_bytes(&file) >= RESERVE_STEP);
+        }
+        release_reserved(&file).unwrap();
+        assert_eq!(file.metadata().unwrap().len(), size);
+        assert!(disk_bytes(&file) <= size + 4096);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_file_reserves_nothing() {
+        let folder = tempfile::tempdir().unwrap();
+        let mut file = File::create(folder.path().join("new")).unwrap();
+        let mut reserving = Reserving::new(&mut file, false);
+        reserving.write_all(&[b'x'; 4096]).unwrap();
+        assert!(disk_bytes(&file) < RESERVE_STEP);
     }
 }
