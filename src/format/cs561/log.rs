@@ -105,7 +105,7 @@ pub struct LogWriter<C: Chunks> {
 /// The pre-formatted pieces of a line.
 struct Pieces {
     /// `<eol>name,` for squares 0-63, then root and pass.
-    names: [Piece; 66],
+    names: [Piece; NAMES],
     /// `depth,` for depths up to [`DEPTH_TABLE_LIMIT`].
     depths: Box<[Piece]>,
     /// `value,` for values from `-VALUE_TABLE_LIMIT` up, then `Infinity,` and
@@ -115,7 +115,7 @@ struct Pieces {
 
 impl Pieces {
     fn new(line_end: &[u8]) -> Pieces {
-        let mut names = [Piece::new(&[]); 66];
+        let mut names = [Piece::new(&[]); NAMES];
         for (index, name) in names.iter_mut().enumerate().take(64) {
             let cell = [b'a' + (index % 8) as u8, b'1' + (index / 8) as u8];
             *name = Piece::new(&[line_end, &cell, b","]);
@@ -244,14 +244,10 @@ unsafe fn put(at: *mut u8, piece: &Piece) -> *mut u8 {
     }
 }
 
-impl<C: Chunks> Trace for LogWriter<C> {
+impl<C: Chunks> LogWriter<C> {
+    /// Appends the line of the node named by `name` (a [`name_index`]).
     #[inline(always)]
-    fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
-        let name = match name {
-            NodeName::Cell(square) => square.index() as usize,
-            NodeName::Root => 64,
-            NodeName::Pass => 65,
-        };
+    pub(super) fn line(&mut self, name: usize, depth: u32, value: i32, alpha: i32, beta: i32) {
         let with_window = self.columns == Columns::ValueAlphaBeta;
         let indices = (
             Pieces::value_index(value),
@@ -268,10 +264,11 @@ impl<C: Chunks> Trace for LogWriter<C> {
         let line = &mut self.buffer[self.filled..self.filled + 5 * 16];
         let start = line.as_mut_ptr();
         // SAFETY: `line` has room for five whole pieces, and at most five are put.
-        // The indices are in range: `names` has 66 entries, `depths` covers 0 to
-        // DEPTH_TABLE_LIMIT, and `value_index` only returns indices of `values`.
+        // The indices are in range: `depths` covers 0 to DEPTH_TABLE_LIMIT, and
+        // `value_index` only returns indices of `values` (the name is checked).
+        let name = &pieces.names[name];
         let end = unsafe {
-            let mut at = put(start, pieces.names.get_unchecked(name));
+            let mut at = put(start, name);
             at = put(at, pieces.depths.get_unchecked(depth as usize));
             at = put(at, pieces.values.get_unchecked(value_at));
             if with_window {
@@ -285,6 +282,31 @@ impl<C: Chunks> Trace for LogWriter<C> {
         if self.filled >= BUFFER_BYTES {
             self.flush_buffer();
         }
+    }
+
+    /// The first I/O error, taken out: nothing more is written after it.
+    pub(super) fn take_error(&mut self) -> Option<io::Error> {
+        self.error.take()
+    }
+}
+
+/// The number of node names: the 64 squares, root and pass.
+pub(super) const NAMES: usize = 66;
+
+/// A node's name as a small number: squares 0-63, then root and pass.
+#[inline(always)]
+pub(super) fn name_index(name: NodeName) -> usize {
+    match name {
+        NodeName::Cell(square) => square.index() as usize,
+        NodeName::Root => 64,
+        NodeName::Pass => 65,
+    }
+}
+
+impl<C: Chunks> Trace for LogWriter<C> {
+    #[inline(always)]
+    fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
+        self.line(name_index(name), depth, value, alpha, beta);
     }
 
     /// After an I/O error nothing more is written: the search may as well stop.

@@ -6,6 +6,7 @@ mod competition;
 mod input;
 mod log;
 mod output;
+mod records;
 
 pub use competition::{competition_budget, play_competition, write_competition};
 pub use input::{

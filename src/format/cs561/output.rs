@@ -11,6 +11,7 @@ use std::thread;
 
 use super::input::{Player, Problem, Task};
 use super::log::{Columns, LogWriter};
+use super::records::{Formatting, RecordWriter};
 use crate::board::{Board, Square};
 use crate::course_search::{search, NoTrace, Outcome, SearchParams};
 use crate::eval::Cs561;
@@ -94,7 +95,7 @@ fn write_board_only<W: Write>(problem: &Problem, style: Style, out: W) -> io::Re
 
 /// Solves `problem` and writes the whole output file to `out`, which must start empty
 /// at position 0. Memory stays constant whatever the size of the log; a second thread
-/// writes while the search goes on.
+/// formats and writes the log while the search goes on.
 pub fn write_output<W: Write + Seek + Send>(
     problem: &Problem,
     style: Style,
@@ -105,8 +106,10 @@ pub fn write_output<W: Write + Seek + Send>(
     };
     let reserved = board_lines(0, 0, style.line_end);
     thread::scope(|scope| {
-        let mut log = LogWriter::new(Background::start(scope, out), style, columns, &reserved);
-        let outcome = search(problem.root(), params(problem), &Cs561, &mut log);
+        let log = LogWriter::new(out, style, columns, &reserved);
+        let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
+        let outcome = search(problem.root(), params(problem), &Cs561, &mut records);
+        let Formatting(log) = records.finish()?;
         let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
         let (mut out, patched) = log.finish(style.final_newline, |bytes| {
             bytes[..board.len()].copy_from_slice(&board)
@@ -135,8 +138,10 @@ pub fn write_output_stream<W: Write + Send>(
     let outcome = search(problem.root(), params(problem), &Cs561, &mut NoTrace);
     let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
     thread::scope(|scope| {
-        let mut log = LogWriter::new(Background::start(scope, out), style, columns, &board);
-        search(problem.root(), params(problem), &Cs561, &mut log);
+        let log = LogWriter::new(out, style, columns, &board);
+        let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
+        search(problem.root(), params(problem), &Cs561, &mut records);
+        let Formatting(log) = records.finish()?;
         log.finish(style.final_newline, |_| {})?;
         Ok(outcome)
     })
