@@ -224,13 +224,13 @@ impl Board {
     }
 
     /// Legal moves of the side to move on the standard 8x8 board.
-    #[inline]
+    #[inline(always)]
     pub fn moves(self) -> u64 {
         self.moves_in(Geometry::STANDARD)
     }
 
     /// Legal moves of the side to move on `geometry`.
-    #[inline]
+    #[inline(always)]
     pub fn moves_in(self, geometry: Geometry) -> u64 {
         let (own, opp) = (self.own, self.opp);
         let reached = moves_along::<1>(own, opp)
@@ -242,7 +242,9 @@ impl Board {
 
     /// Discs flipped by the side to move playing on the empty `square` (none if the
     /// move is not legal). Works on any geometry: discs never sit outside it.
-    #[inline]
+    /// Always inlined, so that a caller compiled for newer instructions (the CS561
+    /// search's `visit_bit_instructions`) gets them here too.
+    #[inline(always)]
     pub fn flips(self, square: Square) -> u64 {
         let rays = &RAYS[square.index() as usize];
         let (own, opp) = (self.own, self.opp);

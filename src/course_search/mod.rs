@@ -122,7 +122,7 @@ pub fn search<E: Evaluation, T: Trace>(
         trace,
         best: None,
     };
-    let value = searcher.visit::<Max>(
+    let root = (
         board,
         NodeName::Root,
         0,
@@ -130,6 +130,15 @@ pub fn search<E: Evaluation, T: Trace>(
         evaluation.score(board.own, board.opp),
         (-INFINITY, INFINITY),
     );
+    let value = if bit_instructions::available() {
+        let (board, name, depth, passes, score, window) = root;
+        // SAFETY: the processor has the instructions `visit_bit_instructions` is
+        // compiled for.
+        unsafe { searcher.visit_bit_instructions::<Max>(board, name, depth, passes, score, window) }
+    } else {
+        let (board, name, depth, passes, score, window) = root;
+        searcher.visit::<Max>(board, name, depth, passes, score, window)
+    };
     Outcome {
         value,
         best: searcher.best,
@@ -160,35 +169,17 @@ impl Side for Min {
     type Other = Max;
 }
 
-struct Searcher<'a, E, T> {
-    params: SearchParams,
-    evaluation: &'a E,
-    trace: &'a mut T,
-    best: Option<Square>,
-}
-
-impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
-    #[inline]
-    fn is_leaf(&self, board: Board, depth: u32, passes: PathPasses) -> bool {
-        if depth >= self.params.depth {
-            return true;
-        }
-        match self.params.leaf_rule {
-            LeafRule::PassAfterPass => passes.consecutive >= 2,
-            LeafRule::GameOverOrSecondPass => {
-                passes.total >= 2
-                    || board.own == 0
-                    || board.opp == 0
-                    || board.empty(Geometry::STANDARD) == 0
-            }
-        }
-    }
-
+/// The node visit, written once and compiled twice (see [`bit_instructions`]): as
+/// `visit` for any x86-64 (or other) processor, and as `visit_bit_instructions` with
+/// the bit-manipulation instructions of newer x86-64 processors enabled.
+macro_rules! visit_function {
+    ($visit:ident $(, #[$attribute:meta])*) => {
     /// Searches the node `board` reached as `name`; `score` is its evaluation, kept
     /// up to date move by move.
     /// The side to move is `S` (MAX or MIN), fixed at compile time so that each
     /// comparison below is one instruction.
-    fn visit<S: Side>(
+    $(#[$attribute])*
+    fn $visit<S: Side>(
         &mut self,
         board: Board,
         name: NodeName,
@@ -225,7 +216,7 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
                     .node(child_name, depth + 1, child_score, alpha, beta);
                 child_score
             } else {
-                self.visit::<S::Other>(
+                self.$visit::<S::Other>(
                     child,
                     child_name,
                     depth + 1,
@@ -260,5 +251,73 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
             self.trace.node(name, depth, value, alpha, beta);
         }
         value
+    }
+    };
+}
+
+struct Searcher<'a, E, T> {
+    params: SearchParams,
+    evaluation: &'a E,
+    trace: &'a mut T,
+    best: Option<Square>,
+}
+
+impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
+    #[inline]
+    fn is_leaf(&self, board: Board, depth: u32, passes: PathPasses) -> bool {
+        if depth >= self.params.depth {
+            return true;
+        }
+        match self.params.leaf_rule {
+            LeafRule::PassAfterPass => passes.consecutive >= 2,
+            LeafRule::GameOverOrSecondPass => {
+                passes.total >= 2
+                    || board.own == 0
+                    || board.opp == 0
+                    || board.empty(Geometry::STANDARD) == 0
+            }
+        }
+    }
+
+    visit_function!(visit);
+
+    #[cfg(target_arch = "x86_64")]
+    visit_function!(visit_bit_instructions, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
+
+    /// Where the processor lacks the instructions, no search calls this.
+    #[cfg(not(target_arch = "x86_64"))]
+    unsafe fn visit_bit_instructions<S: Side>(
+        &mut self,
+        board: Board,
+        name: NodeName,
+        depth: u32,
+        passes: PathPasses,
+        score: i32,
+        window: (i32, i32),
+    ) -> i32 {
+        self.visit::<S>(board, name, depth, passes, score, window)
+    }
+}
+
+/// The bit-manipulation instructions of x86-64 processors since about 2013 (`lzcnt`,
+/// `tzcnt`, `popcnt`, BMI1 and BMI2, part of the x86-64-v3 level): counting leading
+/// and trailing zeros and shifting by a variable amount in one instruction each make
+/// the flips of a move, and so the whole search, markedly faster (`make bench`). The
+/// binary stays portable: the search checks the processor once and takes the plain
+/// build of `visit` where they are missing.
+mod bit_instructions {
+    /// Whether the processor has them.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn available() -> bool {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+    }
+
+    /// Not an x86-64 processor.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn available() -> bool {
+        false
     }
 }
