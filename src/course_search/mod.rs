@@ -321,3 +321,78 @@ mod bit_instructions {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Cs561;
+
+    /// Every line of a trace.
+    #[derive(Default)]
+    struct Lines(Vec<(NodeName, u32, i32, i32, i32)>);
+
+    impl Trace for Lines {
+        fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
+            self.0.push((name, depth, value, alpha, beta));
+        }
+    }
+
+    /// Searches with the plain or the bit-instruction build of `visit`.
+    fn run(board: Board, params: SearchParams, bits: bool) -> (i32, Option<Square>, Lines) {
+        let mut lines = Lines::default();
+        let mut searcher = Searcher {
+            params,
+            evaluation: &Cs561,
+            trace: &mut lines,
+            best: None,
+        };
+        let (name, passes, score) = (
+            NodeName::Root,
+            PathPasses::default(),
+            Cs561.score(board.own, board.opp),
+        );
+        let window = (-INFINITY, INFINITY);
+        let value = if bits {
+            // SAFETY: called only where the instructions are available.
+            unsafe { searcher.visit_bit_instructions::<Max>(board, name, 0, passes, score, window) }
+        } else {
+            searcher.visit::<Max>(board, name, 0, passes, score, window)
+        };
+        let best = searcher.best;
+        (value, best, lines)
+    }
+
+    /// Both builds of `visit` print the same log and choose the same move, over
+    /// positions along a game, both end rules, with and without pruning.
+    #[test]
+    fn both_builds_of_visit_agree() {
+        if !bit_instructions::available() {
+            eprintln!("this processor lacks the bit instructions: one build only");
+            return;
+        }
+        let mut board = Geometry::STANDARD.start();
+        let mut positions = 0;
+        while board.moves() != 0 || board.pass().moves() != 0 {
+            for leaf_rule in [LeafRule::PassAfterPass, LeafRule::GameOverOrSecondPass] {
+                for pruning in [true, false] {
+                    let params = SearchParams {
+                        depth: 3,
+                        leaf_rule,
+                        pruning,
+                    };
+                    let (plain, with_bits) = (run(board, params, false), run(board, params, true));
+                    assert_eq!((plain.0, plain.1), (with_bits.0, with_bits.1));
+                    assert_eq!(plain.2 .0, with_bits.2 .0);
+                    assert!(!plain.2 .0.is_empty());
+                }
+            }
+            positions += 1;
+            // The last move of the side to move, or a pass: a game that ends.
+            board = match Squares(board.moves()).last() {
+                Some(square) => board.play(square),
+                None => board.pass(),
+            };
+        }
+        assert!(positions > 30);
+    }
+}
