@@ -184,9 +184,12 @@ const fn rays() -> [[u64; 8]; 64] {
 }
 
 /// Keeps `between` if it is all `opp` discs (a run that a move flips), else nothing.
+/// A conditional move, never a branch: whether a ray flips is a coin toss to the
+/// processor (LLVM otherwise turns it into a branch in some callers, which then
+/// mispredicts about once a move).
 #[inline(always)]
 fn if_all_opp(between: u64, opp: u64) -> u64 {
-    between & ((between & !opp == 0) as u64).wrapping_neg()
+    std::hint::select_unpredictable(between & !opp == 0, between, 0)
 }
 
 /// Discs flipped along a ray towards lower indices: the cells between the move and

@@ -132,20 +132,17 @@ impl Pieces {
         }
     }
 
-    /// The index in `values` of a value's piece, if the table has one.
+    /// The index in `values` of a value's piece, and whether the table has one
+    /// (the index is then meaningless). Without a branch on the value: alpha and beta
+    /// alternate between numbers and infinities too irregularly to predict.
     #[inline(always)]
-    fn value_index(value: i32) -> Option<usize> {
-        let index = value.wrapping_add(VALUE_TABLE_LIMIT) as u32 as usize;
+    fn value_index(value: i32) -> (usize, bool) {
         let last = 2 * VALUE_TABLE_LIMIT as usize;
-        if index <= last {
-            Some(index)
-        } else if value == INFINITY {
-            Some(last + 1)
-        } else if value == -INFINITY {
-            Some(last + 2)
-        } else {
-            None
-        }
+        let number = value.wrapping_add(VALUE_TABLE_LIMIT) as u32 as usize;
+        // Past the numbers: `Infinity` at last + 1, `-Infinity` at last + 2.
+        let beyond = number > last;
+        let index = number.min(last + 1) + (beyond & (value < 0)) as usize;
+        (index, !beyond | (value.unsigned_abs() == INFINITY as u32))
     }
 }
 
@@ -249,23 +246,21 @@ impl<C: Chunks> LogWriter<C> {
     #[inline(always)]
     pub(super) fn line(&mut self, name: usize, depth: u32, value: i32, alpha: i32, beta: i32) {
         let with_window = self.columns == Columns::ValueAlphaBeta;
-        let indices = (
-            Pieces::value_index(value),
-            Pieces::value_index(alpha),
-            Pieces::value_index(beta),
-        );
-        let (Some(value_at), Some(alpha_at), Some(beta_at), true) =
-            (indices.0, indices.1, indices.2, depth <= DEPTH_TABLE_LIMIT)
-        else {
+        let (value_at, value_in) = Pieces::value_index(value);
+        let (alpha_at, alpha_in) = Pieces::value_index(alpha);
+        let (beta_at, beta_in) = Pieces::value_index(beta);
+        // `&` rather than `&&`: one branch for the whole line.
+        if !(value_in & alpha_in & beta_in & (depth <= DEPTH_TABLE_LIMIT)) {
             let numbers = [depth as i64, value as i64, alpha as i64, beta as i64];
             return self.rare_line(name, &numbers[..if with_window { 4 } else { 2 }]);
-        };
+        }
         let pieces = &self.pieces;
         let line = &mut self.buffer[self.filled..self.filled + 5 * 16];
         let start = line.as_mut_ptr();
         // SAFETY: `line` has room for five whole pieces, and at most five are put.
         // The indices are in range: `depths` covers 0 to DEPTH_TABLE_LIMIT, and
-        // `value_index` only returns indices of `values` (the name is checked).
+        // `value_index` returns indices of `values` when it says the table has the
+        // value (the name is checked).
         let name = &pieces.names[name];
         let end = unsafe {
             let mut at = put(start, name);
