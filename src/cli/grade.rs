@@ -10,7 +10,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
-use super::grader::{parse_seconds, refuse_readable_cases, refuse_showing_cases, Progress};
+use super::grader::{
+    parse_seconds, refuse_readable_cases, refuse_showing_cases, write_whole, Progress,
+};
 use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
@@ -265,9 +267,7 @@ fn write_reports(
     policy: Policy,
     sandbox: &crate::sandbox::Sandbox,
 ) -> Result<()> {
-    let write = |path: &Path, text: &str| {
-        fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-    };
+    let write = |path: &Path, text: &str| write_whole(path, text.as_bytes());
     if let Some(path) = &args.csv {
         write(path, &csv::class_table(grades, cases))?;
     }

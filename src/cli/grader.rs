@@ -30,6 +30,7 @@ use crate::grader::platform::junit;
 use crate::grader::printable::{printable, terminal_text};
 use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
+use crate::output_file::{self, Durability};
 use crate::sandbox::{readable_by_others, Isolation, Sandbox, SandboxError};
 
 /// Arguments of `reversi check`.
@@ -163,6 +164,13 @@ pub(super) fn print_out(text: &str) -> Result<()> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         result => result.context("cannot write <stdout>"),
     }
+}
+
+/// Writes a report, page or case file whole (it replaces `path` only once complete,
+/// as the solver does `output.txt`), or says which file could not be written.
+pub(super) fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    output_file::replace_file(path, Durability::Cached, |file| file.write_all(bytes))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {
@@ -542,8 +550,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
             |n| n.to_string_lossy().into_owned(),
         );
         let grade = StudentGrade::of(&name, results.clone(), &vec![1.0; cases.len()]);
-        fs::write(path, junit::document(&[grade]))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        write_whole(path, junit::document(&[grade]).as_bytes())?;
     }
     let summary = Summary::of(&results);
     if args.json {
@@ -730,7 +737,7 @@ fn write_cases(out: &Path, cases: &[gen::GeneratedCase]) -> Result<String> {
         }
         for (name, bytes) in files {
             let path = folder.join(name);
-            fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+            write_whole(&path, bytes)?;
         }
         text += &format!(
             "{:<width$}  {} to move, depth {}, {} log line{}\n",
@@ -903,5 +910,5 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
     if args.output == Path::new("-") {
         return print_out(&html);
     }
-    fs::write(&args.output, html).with_context(|| format!("cannot write {}", args.output.display()))
+    write_whole(&args.output, html.as_bytes())
 }

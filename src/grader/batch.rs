@@ -2,7 +2,7 @@
 //! student's program, compared byte for byte, on all cores.
 
 use std::fs;
-use std::io::{self, Cursor};
+use std::io::{self, Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -17,6 +17,7 @@ use super::check::{check_with_input, Report};
 use super::printable::printable_bytes;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
+use crate::output_file::{self, Durability};
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
@@ -427,7 +428,9 @@ fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
     let path = folder.join(&case.name).join("output.txt");
     path.parent()
         .map_or(Ok(()), fs::create_dir_all)
-        .and_then(|()| fs::write(&path, bytes))
+        .and_then(|()| {
+            output_file::replace_file(&path, Durability::Cached, |file| file.write_all(bytes))
+        })
         .map_err(|e| format!("cannot keep the output as {}: {e}", path.display()))
 }
 
