@@ -122,23 +122,7 @@ pub fn search<E: Evaluation, T: Trace>(
         trace,
         best: None,
     };
-    let root = (
-        board,
-        NodeName::Root,
-        0,
-        PathPasses::default(),
-        evaluation.score(board.own, board.opp),
-        (-INFINITY, INFINITY),
-    );
-    let value = if bit_instructions::available() {
-        let (board, name, depth, passes, score, window) = root;
-        // SAFETY: the processor has the instructions `visit_bit_instructions` is
-        // compiled for.
-        unsafe { searcher.visit_bit_instructions::<Max>(board, name, depth, passes, score, window) }
-    } else {
-        let (board, name, depth, passes, score, window) = root;
-        searcher.visit::<Max>(board, name, depth, passes, score, window)
-    };
+    let value = searcher.visit_root(board, bit_instructions::available());
     Outcome {
         value,
         best: searcher.best,
@@ -284,18 +268,24 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
     #[cfg(target_arch = "x86_64")]
     visit_function!(visit_bit_instructions, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
 
-    /// Where the processor lacks the instructions, no search calls this.
-    #[cfg(not(target_arch = "x86_64"))]
-    unsafe fn visit_bit_instructions<S: Side>(
-        &mut self,
-        board: Board,
-        name: NodeName,
-        depth: u32,
-        passes: PathPasses,
-        score: i32,
-        window: (i32, i32),
-    ) -> i32 {
-        self.visit::<S>(board, name, depth, passes, score, window)
+    /// Searches from the root `board` with the build of `visit` that uses the bit
+    /// instructions if `bits` (which the processor must then have), else the plain one.
+    fn visit_root(&mut self, board: Board, bits: bool) -> i32 {
+        let (name, depth, passes) = (NodeName::Root, 0, PathPasses::default());
+        let score = self.evaluation.score(board.own, board.opp);
+        let window = (-INFINITY, INFINITY);
+        #[cfg(target_arch = "x86_64")]
+        if bits {
+            assert!(bit_instructions::available());
+            // SAFETY: the processor has the instructions `visit_bit_instructions` is
+            // compiled for (checked just above).
+            return unsafe {
+                self.visit_bit_instructions::<Max>(board, name, depth, passes, score, window)
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bits;
+        self.visit::<Max>(board, name, depth, passes, score, window)
     }
 }
 
@@ -346,18 +336,7 @@ mod tests {
             trace: &mut lines,
             best: None,
         };
-        let (name, passes, score) = (
-            NodeName::Root,
-            PathPasses::default(),
-            Cs561.score(board.own, board.opp),
-        );
-        let window = (-INFINITY, INFINITY);
-        let value = if bits {
-            // SAFETY: called only where the instructions are available.
-            unsafe { searcher.visit_bit_instructions::<Max>(board, name, 0, passes, score, window) }
-        } else {
-            searcher.visit::<Max>(board, name, 0, passes, score, window)
-        };
+        let value = searcher.visit_root(board, bits);
         let best = searcher.best;
         (value, best, lines)
     }

@@ -312,7 +312,7 @@ impl<C: Chunks> Trace for LogWriter<C> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::Square;
     use crate::format::LineEnd;
@@ -376,8 +376,8 @@ mod tests {
     }
 
     /// Takes the first `room` bytes, then fails.
-    struct FullDisk {
-        room: usize,
+    pub(in crate::format::cs561) struct FullDisk {
+        pub(in crate::format::cs561) room: usize,
     }
 
     impl io::Write for FullDisk {

@@ -127,6 +127,7 @@ mod tests {
     use crate::course_search::{search, LeafRule, SearchParams, INFINITY};
     use crate::eval::Cs561;
     use crate::format::chunks::Background;
+    use crate::format::cs561::log::tests::FullDisk;
     use crate::format::cs561::Columns;
     use crate::format::{LineEnd, Style};
     use proptest::prelude::*;
@@ -175,26 +176,6 @@ mod tests {
             });
             let direct = direct.finish(false, |_| {}).unwrap().0;
             prop_assert!(through_records == direct, "the outputs differ");
-        }
-    }
-
-    /// Takes the first `room` bytes, then fails.
-    struct FullDisk {
-        room: usize,
-    }
-
-    impl Write for FullDisk {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            if self.room == 0 {
-                return Err(io::Error::other("disk full"));
-            }
-            let n = buf.len().min(self.room);
-            self.room -= n;
-            Ok(n)
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
         }
     }
 
