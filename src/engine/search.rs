@@ -17,7 +17,7 @@ use crate::eval::othello::{evaluate, final_score};
 pub const INFINITE: i32 = 1 << 24;
 
 /// Positions with at most this many empty cells are solved without ordering or table.
-const SHALLOW_SOLVE: u32 = 6;
+const SHALLOW_SOLVE: u32 = 7;
 
 /// The clock is read once every this many nodes (a power of two).
 const CHECK_INTERVAL: u64 = 1024;
@@ -40,6 +40,9 @@ const ORDER_WEIGHTS: [i32; 64] = {
     }
     out
 };
+
+/// The four corner cells.
+const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Moves of one node, best first by a cheap guess.
 struct MoveList {
@@ -70,6 +73,39 @@ impl MoveList {
         if sort || first.is_some() {
             list.moves[..list.len].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         }
+        list
+    }
+
+    /// `moves` ordered for the exact solver: `first` (a table move) if legal, then
+    /// fastest first (fewest replies for the opponent, corners counted as two
+    /// replies fewer), then moves into a quadrant with an odd number of empty cells.
+    fn fastest_first(board: Board, moves: u64, first: Option<Square>) -> MoveList {
+        let mut list = MoveList {
+            moves: [(0, Square::from_index(0)); 64],
+            len: 0,
+        };
+        let empty = !(board.own | board.opp);
+        let mut odd = 0;
+        for quadrant in QUADRANTS {
+            if (empty & quadrant).count_ones() & 1 == 1 {
+                odd |= quadrant;
+            }
+        }
+        for square in Squares(moves) {
+            let score = if Some(square) == first {
+                INFINITE
+            } else {
+                let child = board.play(square);
+                let replies = child.moves();
+                let corners = (replies & CORNERS).count_ones() as i32;
+                -16 * (replies.count_ones() as i32 + corners)
+                    + if square.bit() & odd != 0 { 4 } else { 0 }
+                    + if square.bit() & CORNERS != 0 { 8 } else { 0 }
+            };
+            list.moves[list.len] = (score, square);
+            list.len += 1;
+        }
+        list.moves[..list.len].sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
         list
     }
 
@@ -302,6 +338,10 @@ impl<'a> Searcher<'a> {
     /// The exact value of `board` (with `empties` empty cells) for the side to move,
     /// played to the end, within the window `alpha`..`beta`.
     pub fn endgame(&mut self, board: Board, empties: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        if empties <= SHALLOW_SOLVE {
+            let empty = !(board.own | board.opp);
+            return self.shallow(board, empty, alpha, beta, false);
+        }
         if self.tick() {
             return 0;
         }
@@ -313,16 +353,6 @@ impl<'a> Searcher<'a> {
                 return final_score(own, opp);
             }
             return -self.endgame(passed, empties, -beta, -alpha);
-        }
-        if empties <= SHALLOW_SOLVE {
-            let mut best = -INFINITE;
-            for square in Squares(moves) {
-                let value = -self.endgame(board.play(square), empties - 1, -beta, -alpha);
-                if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
-                    break;
-                }
-            }
-            return best;
         }
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
@@ -338,7 +368,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let list = MoveList::new(board, moves, first, true);
+        let list = MoveList::fastest_first(board, moves, first);
         let Some((best, best_move)) =
             self.principal_variation(board, &list, alpha, beta, |s, child, lo, hi| {
                 -s.endgame(child, empties - 1, -hi, -lo)
@@ -349,4 +379,78 @@ impl<'a> Searcher<'a> {
         self.remember(board, best, TO_THE_END, alpha, beta, best_move);
         best
     }
+
+    /// The exact value of `board`, whose empty cells are `empty` (few), within
+    /// `alpha`..`beta`: no table and no sorting; the moves in quadrants with an odd
+    /// number of empty cells first (parity), the last empty cell counted directly.
+    /// `passed`: the other side has just passed.
+    fn shallow(
+        &mut self,
+        board: Board,
+        empty: u64,
+        mut alpha: i32,
+        beta: i32,
+        passed: bool,
+    ) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if empty != 0 && empty & (empty - 1) == 0 {
+            return last_empty(board, Square::from_index(empty.trailing_zeros() as u8));
+        }
+        let mut odd = 0;
+        for quadrant in QUADRANTS {
+            if (empty & quadrant).count_ones() & 1 == 1 {
+                odd |= quadrant;
+            }
+        }
+        let mut best = -INFINITE;
+        for cells in [empty & odd, empty & !odd] {
+            for square in Squares(cells) {
+                let flips = board.flips(square);
+                if flips == 0 {
+                    continue;
+                }
+                let child = board.play_flipping(square, flips);
+                let value = -self.shallow(child, empty & !square.bit(), -beta, -alpha, false);
+                if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
+                    return best;
+                }
+            }
+        }
+        if best == -INFINITE {
+            if passed || empty == 0 {
+                let (own, opp) = board.counts();
+                return final_score(own, opp);
+            }
+            return -self.shallow(board.pass(), empty, -beta, -alpha, true);
+        }
+        best
+    }
+}
+
+/// The four 4x4 quadrants of the board.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The final score of `board` whose only empty cell is `square`: the side to move
+/// plays it if it can, else the other side, else it stays empty.
+#[inline]
+fn last_empty(board: Board, square: Square) -> i32 {
+    let (own, opp) = board.counts();
+    let flips = board.flips(square);
+    if flips != 0 {
+        let n = flips.count_ones();
+        return final_score(own + n + 1, opp - n);
+    }
+    let flips = board.pass().flips(square);
+    if flips != 0 {
+        let n = flips.count_ones();
+        return final_score(own - n, opp + n + 1);
+    }
+    final_score(own, opp)
 }
