@@ -4,14 +4,16 @@
 //! search with a transposition table, and an exact solver for the last empty cells.
 
 pub mod naive;
-mod search;
+pub(crate) mod search;
 pub mod shaped;
-mod table;
+pub(crate) mod table;
+pub mod train;
 
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
+use crate::eval::pattern::embedded;
 use search::{Depth, Searcher};
 use table::Table;
 
@@ -134,7 +136,7 @@ impl Engine {
         }
         let empties = (!(board.own | board.opp)).count_ones();
         let to_solve = empties <= SOLVE_EMPTIES;
-        let mut searcher = Searcher::new(&mut self.table, deadline);
+        let mut searcher = Searcher::new(&mut self.table, embedded(), deadline);
         for depth in 1..=empties {
             let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
             if let Some(result) = result {
@@ -195,7 +197,7 @@ impl Engine {
             nodes: 0,
         };
         let empties = (!(board.own | board.opp)).count_ones();
-        let mut searcher = Searcher::new(&mut self.table, far);
+        let mut searcher = Searcher::new(&mut self.table, embedded(), far);
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
@@ -305,7 +307,7 @@ mod tests {
             let exact = brute_force(board);
             let mut table = Table::new(10);
             let far = Instant::now() + Duration::from_secs(60);
-            let mut searcher = Searcher::new(&mut table, far);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
             let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
             assert_eq!(disc_margin(value), exact, "{board:?}");
             let low = searcher.endgame(board, empties, value - 1, value);
@@ -343,7 +345,7 @@ mod tests {
             let mut order: Vec<Square> = Squares(board.moves()).collect();
             let mut table = Table::new(10);
             let far = Instant::now() + Duration::from_secs(60);
-            let mut searcher = Searcher::new(&mut table, far);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
             let result = searcher
                 .root_within(board, Depth::End, &mut order, -1, 1)
                 .unwrap();

@@ -11,13 +11,26 @@ use std::time::Instant;
 use super::table::{Bound, Entry, Table, TO_THE_END};
 use super::{offer, Offer};
 use crate::board::{Board, Square, Squares};
-use crate::eval::othello::{evaluate, final_score};
+use crate::eval::othello::final_score;
+use crate::eval::pattern::Weights;
 
 /// Larger than every score.
 pub const INFINITE: i32 = 1 << 24;
 
 /// Positions with at most this many empty cells are solved without ordering or table.
 const SHALLOW_SOLVE: u32 = 7;
+
+/// ProbCut applies from this depth on.
+const PROBCUT_MIN_DEPTH: i32 = 3;
+
+/// ProbCut's margin by depth, in evaluation units: about 1.5 standard deviations of
+/// the difference between a search of that depth and the shallow one, measured
+/// (4-5.5 discs) on 95 positions of random games with 18-52 empty cells and the
+/// learned evaluation; 10 and deeper as 10.
+const PROBCUT_SPREAD: [i32; 11] = [0, 0, 0, 650, 600, 600, 800, 700, 600, 550, 700];
+
+/// ProbCut is tried only with bounds well inside the heuristic range.
+const PROBCUT_LIMIT: i32 = 3_000;
 
 /// The clock is read once every this many nodes (a power of two).
 const CHECK_INTERVAL: u64 = 1024;
@@ -117,11 +130,14 @@ impl MoveList {
 /// The state of one timed search.
 pub struct Searcher<'a> {
     table: &'a mut Table,
+    weights: &'a Weights,
     deadline: Instant,
     /// Nodes visited so far.
     pub nodes: u64,
     /// Set once the deadline has passed: every value computed after is meaningless.
     pub stopped: bool,
+    /// Whether the heuristic search prunes by ProbCut.
+    probcut: bool,
 }
 
 /// What a root search found.
@@ -145,14 +161,23 @@ pub enum Depth {
 }
 
 impl<'a> Searcher<'a> {
-    /// A search that stops at `deadline`, sharing `table`.
-    pub fn new(table: &'a mut Table, deadline: Instant) -> Searcher<'a> {
+    /// A search that stops at `deadline`, sharing `table` (which must hold only
+    /// results found with the same `weights`), evaluating by `weights`.
+    pub fn new(table: &'a mut Table, weights: &'a Weights, deadline: Instant) -> Searcher<'a> {
         Searcher {
             table,
+            weights,
             deadline,
             nodes: 0,
             stopped: false,
+            probcut: true,
         }
+    }
+
+    /// The same search without ProbCut: every value is that of the full tree.
+    pub fn without_probcut(mut self) -> Searcher<'a> {
+        self.probcut = false;
+        self
     }
 
     /// Counts a node; true once the deadline has passed.
@@ -238,7 +263,7 @@ impl<'a> Searcher<'a> {
             return -self.midgame(passed, depth, -beta, -alpha);
         }
         if depth <= 0 {
-            return evaluate(board);
+            return self.weights.evaluate(board);
         }
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
@@ -254,6 +279,11 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if self.probcut && depth >= PROBCUT_MIN_DEPTH {
+            if let Some(value) = self.probcut(board, depth, alpha, beta) {
+                return value;
+            }
+        }
         let list = MoveList::new(board, moves, first, depth >= 3);
         let Some((best, best_move)) =
             self.principal_variation(board, &list, alpha, beta, |s, child, lo, hi| {
@@ -264,6 +294,36 @@ impl<'a> Searcher<'a> {
         };
         self.remember(board, best, depth as u8, alpha, beta, best_move);
         best
+    }
+
+    /// ProbCut (Buro): a shallow search predicts the deep one, whose value differs
+    /// from it by a spread measured for each depth; when the shallow value is far
+    /// enough above `beta` (or below `alpha`) that the deep one is very likely there
+    /// too, the bound is returned without the deep search.
+    fn probcut(&mut self, board: Board, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        let shallow = 2 * (depth / 4) + (depth & 1);
+        let margin = PROBCUT_SPREAD[depth.min(PROBCUT_SPREAD.len() as i32 - 1) as usize];
+        let high = beta + margin;
+        if high < PROBCUT_LIMIT {
+            let value = self.midgame(board, shallow, high - 1, high);
+            if self.stopped {
+                return Some(0);
+            }
+            if value >= high {
+                return Some(beta);
+            }
+        }
+        let low = alpha - margin;
+        if low > -PROBCUT_LIMIT {
+            let value = self.midgame(board, shallow, low, low + 1);
+            if self.stopped {
+                return Some(0);
+            }
+            if value <= low {
+                return Some(alpha);
+            }
+        }
+        None
     }
 
     /// Principal-variation search over the children of `board` in `list`'s order: the
