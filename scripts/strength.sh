@@ -41,7 +41,9 @@ zebra)
     # Zebra's old C needs -fwrapv -fno-strict-aliasing at -O2 (else it crashes in
     # the endgame); the patch prints the move chosen and takes fractional seconds.
     (cd "$out/zebra" && rm -f ./*.o zebra && patch -s -p0 < "$kit/zebra.patch" &&
-        make -s zebra OPTS='-O2 -fwrapv -fno-strict-aliasing' LDFLAGS='-lm -lz' >/dev/null)
+        make -s zebra OPTS='-O2 -fwrapv -fno-strict-aliasing' LDFLAGS='-lm -lz' \
+            >"$out/zebra-build.log" 2>&1) ||
+        { echo "building Zebra failed: see $out/zebra-build.log" >&2; exit 1; }
     [ $# -gt 0 ] || set -- 0.5 2
     for seconds in "$@"; do
         result="$out/zebra_$seconds${START:+_from$START}.jsonl"

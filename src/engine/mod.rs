@@ -1,12 +1,14 @@
 //! Players that choose one move under a clock, for the courses that play games
 //! rather than print a search log: the Umea course's naive opponent ([`naive`]), and
 //! a strong engine ([`Engine`]): iterative deepening over a principal-variation
-//! search with a transposition table, and an exact solver for the last empty cells.
+//! search with a transposition table and ProbCut on the learned pattern evaluation
+//! ([`crate::eval::pattern`], fitted by [`train`]), and an exact solver for the last
+//! empty cells.
 
 pub mod naive;
-pub(crate) mod search;
+mod search;
 pub mod shaped;
-pub(crate) mod table;
+mod table;
 pub mod train;
 
 use std::cmp::Ordering;

@@ -126,18 +126,6 @@ fn symmetry(k: usize, (r, c): (u8, u8)) -> (u8, u8) {
     (r, c)
 }
 
-/// Applies symmetry `k` to the discs of a bitboard.
-pub fn transform(bits: u64, k: usize) -> u64 {
-    let mut out = 0;
-    for cell in 0..64u8 {
-        if bits >> cell & 1 != 0 {
-            let (r, c) = symmetry(k, (cell / 8, cell % 8));
-            out |= 1 << (r * 8 + c);
-        }
-    }
-    out
-}
-
 /// One placement of a base pattern on the board.
 #[derive(Clone, Debug)]
 pub struct Instance {
@@ -426,6 +414,29 @@ const LIMIT: i32 = 64 * DISC;
 mod tests {
     use super::*;
     use crate::board::{Geometry, Squares};
+
+    /// Applies the `k`-th of the board's 8 symmetries to the discs of a bitboard
+    /// (written apart from the layout's own list of symmetries).
+    fn transform(bits: u64, k: usize) -> u64 {
+        let mut out = 0u64;
+        for cell in 0..64u32 {
+            if bits >> cell & 1 != 0 {
+                let (r, c) = (cell / 8, cell % 8);
+                let (r, c) = match k {
+                    0 => (r, c),
+                    1 => (7 - r, c),
+                    2 => (r, 7 - c),
+                    3 => (7 - r, 7 - c),
+                    4 => (c, r),
+                    5 => (7 - c, r),
+                    6 => (c, 7 - r),
+                    _ => (7 - c, 7 - r),
+                };
+                out |= 1 << (r * 8 + c);
+            }
+        }
+        out
+    }
 
     /// Positions of a few random games.
     fn positions() -> Vec<Board> {
