@@ -1,18 +1,71 @@
 #!/bin/sh
-# The engine's strength table (README, "Umea"): 40 games against the course's naive
-# opponent at 1 s a move (20 openings x both colours), then 40 games of the engine at
-# 0.1 s against itself at 1 s. Each takes 15-25 minutes on one free core; results go
-# to bench-out/. Usage: scripts/strength.sh [GAMES]
+# The engine's strength tables (README, "Umea"). Results go to bench-out/. Each match
+# plays one game at a time (one engine process per move).
+#
+#   scripts/strength.sh [GAMES]
+#       GAMES (40) against the course's naive opponent at 1 s a move (20 openings x
+#       both colours), then the engine at 0.1 s against itself at 1 s.
+#   scripts/strength.sh zebra ZEBRA_SOURCE [SECONDS ...]
+#       Against Gunnar Andersson's Zebra (no opening book), 20 balanced openings x
+#       both colours at each SECONDS (default 0.5 2), every move checked by an
+#       independent rules module (scripts/strength/othello.py). ZEBRA_SOURCE is a
+#       checkout of https://github.com/lk16/zebra (git clone it once; nothing is
+#       fetched here); it is copied, patched (scripts/strength/zebra.patch) and built
+#       in bench-out/zebra. OPENINGS=N plays the first N openings only.
+#       START=K skips the first K openings (a long match split in parts).
+#   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
+#       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
+#       the fforum-*.obf files of FFO_FOLDER (Edax's problem/ folder).
+# Needs python3; the Zebra mode a C compiler, make, patch and zlib (zlib1g-dev).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-games=${1:-40}
-cargo build --release --locked --quiet --manifest-path "$here/Cargo.toml"
-# Play a copy, so that rebuilding during a long match does not change the players.
+kit="$here/scripts/strength"
 out="$here/bench-out"
+mode=${1:-naive}
+cargo build --release --locked --quiet --manifest-path "$here/Cargo.toml"
 mkdir -p "$out"
+# Play a copy, so that rebuilding during a long match does not change the players.
 cp "$here/target/release/reversi" "$out/reversi"
 bin="$out/reversi"
-"$bin" umea match --white "$bin umea" --black "$bin umea --naive" \
-    --seconds 1 --games "$games" --alternate | tee "$out/naive_1s.txt"
-"$bin" umea match --white "$bin umea" --black "$bin umea" \
-    --white-seconds 0.1 --black-seconds 1 --games "$games" --alternate | tee "$out/self_0.1s_vs_1s.txt"
+case "$mode" in
+zebra)
+    src=${2:-}
+    if [ -z "$src" ] || [ ! -f "$src/zebra.c" ]; then
+        echo "usage: scripts/strength.sh zebra ZEBRA_SOURCE [SECONDS ...]" >&2
+        echo "ZEBRA_SOURCE: a checkout of Zebra, e.g. git clone https://github.com/lk16/zebra" >&2
+        exit 2
+    fi
+    shift 2
+    rm -rf "$out/zebra"
+    cp -R "$src" "$out/zebra"
+    # Zebra's old C needs -fwrapv -fno-strict-aliasing at -O2 (else it crashes in
+    # the endgame); the patch prints the move chosen and takes fractional seconds.
+    (cd "$out/zebra" && rm -f ./*.o zebra && patch -s -p0 < "$kit/zebra.patch" &&
+        make -s zebra OPTS='-O2 -fwrapv -fno-strict-aliasing' LDFLAGS='-lm -lz' \
+            >"$out/zebra-build.log" 2>&1) ||
+        { echo "building Zebra failed: see $out/zebra-build.log" >&2; exit 1; }
+    [ $# -gt 0 ] || set -- 0.5 2
+    for seconds in "$@"; do
+        result="$out/zebra_$seconds${START:+_from$START}.jsonl"
+        rm -f "$result"
+        (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 match.py \
+            --opponent zebra --seconds "$seconds" --start "${START:-0}" --first "${OPENINGS:-20}" \
+            --out "$result" | tee "${result%.jsonl}.txt")
+        python3 "$kit/summarize.py" "$result"
+    done
+    ;;
+endgame)
+    [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]" >&2; exit 2; }
+    folder=$(cd "$2" && pwd)
+    (cd "$kit" && REVERSI="$bin" python3 endgame.py "$folder" ${3:-16} ${4:-24}) |
+        tee "$out/endgame.txt"
+    ;;
+*)
+    games=${1:-40}
+    "$bin" umea match --white "$bin umea" --black "$bin umea --naive" \
+        --seconds 1 --games "$games" --alternate | tee "$out/naive_1s.txt"
+    "$bin" umea match --white "$bin umea" --black "$bin umea" \
+        --white-seconds 0.1 --black-seconds 1 --games "$games" --alternate |
+        tee "$out/self_0.1s_vs_1s.txt"
+    ;;
+esac

@@ -24,6 +24,7 @@ use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
 use crate::output_file::{self, Durability, Sink, WriteError};
 
+mod engine;
 mod tristate;
 mod umea;
 
@@ -130,6 +131,10 @@ enum Command {
     /// (empty but never playable; a line of discs stops at it). Spaces between cells,
     /// blank lines and CRLF are accepted. Example: testcases/tristate/sample.txt.
     Tristate(tristate::TristateArgs),
+    /// The timed engine's own tools: solve a position exactly, train the evaluation
+    /// (for the engine's developers: left out of the command list, see the README).
+    #[command(hide = true)]
+    Engine(engine::EngineArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -253,6 +258,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::York(args)) => york::run(args),
         Some(Command::Uf(args)) => uf::run(args),
         Some(Command::Umea(args)) => umea::run(args, started),
+        Some(Command::Engine(args)) => engine::run(args),
         Some(Command::Tristate(args)) => tristate::run(args, started),
     }
 }

@@ -1,17 +1,21 @@
 //! Players that choose one move under a clock, for the courses that play games
 //! rather than print a search log: the Umea course's naive opponent ([`naive`]), and
 //! a strong engine ([`Engine`]): iterative deepening over a principal-variation
-//! search with a transposition table, and an exact solver for the last empty cells.
+//! search with a transposition table and ProbCut on the learned pattern evaluation
+//! ([`crate::eval::pattern`], fitted by [`train`]), and an exact solver for the last
+//! empty cells.
 
 pub mod naive;
 mod search;
 pub mod shaped;
 mod table;
+pub mod train;
 
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
+use crate::eval::pattern::embedded;
 use search::{Depth, Searcher};
 use table::Table;
 
@@ -27,10 +31,6 @@ const MIN_TABLE_BITS: u32 = 14;
 
 /// Positions searched per second, roughly, on one core: sizes the table for a budget.
 const POSITIONS_PER_SECOND: f64 = 4e6;
-
-/// An iteration of deepening is started only while less than this share of the time
-/// is spent: the next one usually takes several times longer than all before it.
-const START_SHARE: f64 = 0.45;
 
 /// In positions to solve, heuristic deepening hands over to the solver after this
 /// share of the time.
@@ -138,7 +138,7 @@ impl Engine {
         }
         let empties = (!(board.own | board.opp)).count_ones();
         let to_solve = empties <= SOLVE_EMPTIES;
-        let mut searcher = Searcher::new(&mut self.table, deadline);
+        let mut searcher = Searcher::new(&mut self.table, embedded(), deadline);
         for depth in 1..=empties {
             let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
             if let Some(result) = result {
@@ -148,13 +148,10 @@ impl Engine {
                     thought.depth = depth;
                 }
             }
-            let spent = start.elapsed();
-            let share = if to_solve {
-                HANDOVER_SHARE
-            } else {
-                START_SHARE
-            };
-            if searcher.stopped || spent >= budget.mul_f64(share) {
+            // Outside the solver's range deepening goes on until the deadline: an
+            // unfinished iteration searches the previous best move first, and a later
+            // move replaces it only once searched completely at the new depth.
+            if searcher.stopped || (to_solve && start.elapsed() >= budget.mul_f64(HANDOVER_SHARE)) {
                 break;
             }
         }
@@ -187,22 +184,62 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Solves `board` exactly, however long it takes: the best move (`None` for a
+    /// pass or a finished game) and the final disc margin with perfect play, for the
+    /// side to move. A short heuristic deepening orders the root moves first.
+    pub fn solve(&mut self, board: Board) -> Thought {
+        let far = Instant::now() + Duration::from_secs(1 << 30);
+        let mut thought = Thought {
+            best: None,
+            depth: 0,
+            solved: true,
+            proved: None,
+            value: 0,
+            nodes: 0,
+        };
+        let empties = (!(board.own | board.opp)).count_ones();
+        let mut searcher = Searcher::new(&mut self.table, embedded(), far);
+        let mut order: Vec<Square> = Squares(board.moves()).collect();
+        if order.is_empty() {
+            let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
+            thought.value = disc_margin(value);
+        } else {
+            for depth in 1..=empties.min(SOLVE_ORDERING_DEPTH) {
+                searcher.root(board, Depth::Plies(depth as i32), &mut order);
+            }
+            let result = searcher
+                .root(board, Depth::End, &mut order)
+                .expect("no deadline");
+            thought.best = Some(result.best);
+            thought.value = disc_margin(result.value);
+        }
+        thought.proved = Some(thought.value.cmp(&0));
+        thought.nodes = searcher.nodes;
+        thought
+    }
+}
+
+/// How deep [`Engine::solve`] searches heuristically to order the root moves.
+const SOLVE_ORDERING_DEPTH: u32 = 8;
+
 /// The final margin in discs of a finished-game score.
 fn disc_margin(score: i32) -> i32 {
     use crate::eval::othello::{DISC, WIN};
     (score - score.signum() * WIN) / DISC
 }
 
-/// When to stop thinking to answer `seconds` after `start`: a safety margin of 15%
-/// plus 50 ms is kept for process start-up and exit, for reading the clock only every
-/// thousand positions, and for a loaded machine (at least 5 ms of thinking is left).
+/// When to stop thinking to answer `seconds` after `start`: a safety margin of 8%
+/// plus 20 ms is kept for process start-up and exit (a few milliseconds), for reading
+/// the clock only every thousand positions (well under a millisecond), and for a
+/// loaded machine (at least 5 ms of thinking is left).
 pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
     let seconds = if seconds.is_finite() {
         seconds.max(0.0)
     } else {
         0.0
     };
-    let thinking = (seconds * 0.85 - 0.05).max(0.005);
+    let thinking = (seconds * 0.92 - 0.02).max(0.005);
     start + Duration::from_secs_f64(thinking.min(1e6))
 }
 
@@ -243,6 +280,47 @@ mod tests {
     }
 
     #[test]
+    fn the_solver_finds_the_exact_margin() {
+        // Random playouts from the start to 7-10 empty cells: the solver's ordered
+        // and shallow parts both count, with narrow and wide windows.
+        let mut state = 11u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z ^ (z >> 27)
+        };
+        let mut checked = 0;
+        while checked < 24 {
+            let stop = 7 + (next() % 4) as u32;
+            let mut board = Geometry::STANDARD.start();
+            while (!(board.own | board.opp)).count_ones() > stop {
+                let moves = board.moves();
+                if moves == 0 {
+                    board = board.pass();
+                    if board.moves() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                let choices: Vec<Square> = Squares(moves).collect();
+                board = board.play(choices[(next() % choices.len() as u64) as usize]);
+            }
+            let empties = (!(board.own | board.opp)).count_ones();
+            let exact = brute_force(board);
+            let mut table = Table::new(10);
+            let far = Instant::now() + Duration::from_secs(60);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
+            let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
+            assert_eq!(disc_margin(value), exact, "{board:?}");
+            let low = searcher.endgame(board, empties, value - 1, value);
+            assert!(low >= value, "{board:?}");
+            let high = searcher.endgame(board, empties, value, value + 1);
+            assert!(high <= value, "{board:?}");
+            checked += 1;
+        }
+    }
+
+    #[test]
     fn the_window_around_a_draw_finds_who_wins() {
         let mut state = 7u64;
         let mut next = || {
@@ -269,7 +347,7 @@ mod tests {
             let mut order: Vec<Square> = Squares(board.moves()).collect();
             let mut table = Table::new(10);
             let far = Instant::now() + Duration::from_secs(60);
-            let mut searcher = Searcher::new(&mut table, far);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
             let result = searcher
                 .root_within(board, Depth::End, &mut order, -1, 1)
                 .unwrap();

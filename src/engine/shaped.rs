@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use super::{offer, Engine, Offer, START_SHARE};
+use super::{offer, Engine, Offer};
 use crate::board::{Board, Square};
 use crate::shaped_board::{Cell, Colour, Grid};
 
@@ -45,8 +45,6 @@ pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought
             nodes: thought.nodes,
         };
     }
-    let started = Instant::now();
-    let budget = deadline.saturating_duration_since(started);
     let mut searcher = GridSearcher {
         weights: cell_weights(grid),
         grid: grid.clone(),
@@ -96,9 +94,6 @@ pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought
         thought.depth = depth;
         if searcher.exact {
             thought.solved = true;
-            break;
-        }
-        if started.elapsed() >= budget.mul_f64(START_SHARE) {
             break;
         }
     }

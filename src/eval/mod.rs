@@ -1,6 +1,7 @@
 //! Evaluation functions: a score for a position from one player's point of view.
 
 pub mod othello;
+pub mod pattern;
 pub mod uf;
 pub mod york;
 

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Play our engine against an opponent, one game at a time, every move checked by
+othello.py. Each opening (a move string from the standard start) is played twice,
+our engine black in one game and white in the other.
+
+  match.py --opponent zebra|naive --seconds T [--openings FILE] [--start K] [--first N]
+           [--out results.jsonl]
+
+Writes one JSON line per game (moves, discs, per-move times and engine reports) and
+prints a summary. An illegal, missing or late answer (over T + 5 s) loses the game."""
+import argparse, json, os, statistics, sys, time
+
+import othello as O
+import players as P
+
+
+def play_game(opening, black, white, log=None):
+    b, p = O.play_line(opening)
+    moves = [O.parse(opening[i:i + 2]) for i in range(0, len(opening), 2)]
+    rec = {'opening': opening, 'black': black.name, 'white': white.name, 'plies': []}
+    while True:
+        ms = O.legal(b, p)
+        if not ms:
+            if not O.legal(b, O.opp(p)):
+                break
+            p = O.opp(p)
+            continue
+        who = black if p == 'X' else white
+        try:
+            sq, info = who.move(b, p, moves)
+            if sq not in ms:
+                raise P.EngineError('illegal move %s' % O.name(sq))
+        except P.EngineError as e:
+            rec['forfeit'] = {'by': p, 'engine': who.name, 'why': str(e), 'at': len(moves)}
+            break
+        info.pop('stderr', None)
+        info.update(side=p, engine=who.name, move=O.name(sq), empties=b.count('.'))
+        rec['plies'].append(info)
+        b = O.play(b, p, sq)
+        moves.append(sq)
+        p = O.opp(p)
+    nb, nw = O.count(b)
+    rec['discs'] = [nb, nw]
+    rec['final'] = ''.join(b)
+    if 'forfeit' in rec:
+        rec['winner'] = 'O' if rec['forfeit']['by'] == 'X' else 'X'
+    else:
+        rec['winner'] = 'X' if nb > nw else 'O' if nw > nb else '='
+    return rec
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--opponent', required=True, choices=['zebra', 'naive'])
+    ap.add_argument('--seconds', type=float, required=True)
+    ap.add_argument('--openings', default='openings.txt')
+    ap.add_argument('--first', type=int, default=20, help='how many openings (x2 games)')
+    ap.add_argument('--start', type=int, default=0,
+                    help='skip this many openings first (to split a long match in parts)')
+    ap.add_argument('--zebra-tau', type=float, default=None)
+    ap.add_argument('--opp-seconds', type=float, default=None,
+                    help="the opponent's limit (default --seconds): time odds")
+    ap.add_argument('--out', required=True)
+    a = ap.parse_args()
+
+    ours = P.Ours(a.seconds)
+    osec = a.opp_seconds if a.opp_seconds is not None else a.seconds
+    if a.opponent == 'zebra':
+        opp = P.Zebra(osec, tau=a.zebra_tau)
+        print('zebra target time per move tau = %.3f s' % opp.tau, flush=True)
+    else:
+        opp = P.Ours(osec, naive=True)
+
+    openings = [l.split()[0] for l in open(a.openings) if l.strip() and not l.startswith('#')]
+    openings = openings[a.start:a.start + a.first]
+    out = open(a.out, 'a')
+    w = d = l = 0
+    diffs = []
+    for i, op in enumerate(openings):
+        for ours_black in (True, False):
+            t0 = time.time()
+            load0 = os.getloadavg()[0]
+            rec = play_game(op, ours if ours_black else opp, opp if ours_black else ours)
+            rec['load1'] = [load0, os.getloadavg()[0]]
+            rec['ours'] = 'X' if ours_black else 'O'
+            rec['seconds'] = a.seconds
+            rec['opp_seconds'] = osec
+            rec['opponent'] = a.opponent
+            rec['wall'] = time.time() - t0
+            out.write(json.dumps(rec) + '\n'); out.flush()
+            nb, nw = rec['discs']
+            diff = (nb - nw) if ours_black else (nw - nb)
+            diffs.append(diff)
+            res = 'W' if rec['winner'] == rec['ours'] else 'D' if rec['winner'] == '=' else 'L'
+            w += res == 'W'; d += res == 'D'; l += res == 'L'
+            tt = {}
+            for pl in rec['plies']:
+                tt.setdefault(pl['engine'], []).append(pl['t'])
+            ts = ' '.join('%s mean %.3f max %.3f' % (k, statistics.mean(v), max(v)) for k, v in tt.items())
+            print('%2d %-18s ours=%s %2d-%2d %s diff %+3d  [%s]%s  (%.0f s)' % (
+                a.start + i + 1, op, 'B' if ours_black else 'W', nb, nw, res, diff, ts,
+                ('  FORFEIT ' + json.dumps(rec['forfeit'])) if 'forfeit' in rec else '',
+                rec['wall']) + '  load %.1f/%.1f' % tuple(rec['load1']), flush=True)
+    n = w + d + l
+    print('TOTAL vs %s, ours %g s, opponent %g s: %d games, ours W/D/L %d/%d/%d, score %.1f%%, mean disc diff %+.2f' % (
+        a.opponent, a.seconds, osec, n, w, d, l, 100.0 * (w + d / 2) / n, statistics.mean(diffs)))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Summarize the match files named (match.py's JSON lines): per match W/D/L for our engine, mean
+disc difference (ours - opponent) with its standard error, per-engine time per move
+(mean, max, answers over the limit; ours in the midgame) and, where reported, depth and nodes per second."""
+import json, math, statistics, sys
+
+files = sys.argv[1:]
+for f in files:
+    recs = [json.loads(l) for l in open(f)]
+    if not recs or 'ours' not in recs[0]:
+        continue
+    T = recs[0]['seconds']; opp = recs[0]['opponent']; OT = recs[0].get('opp_seconds', T)
+    w = d = l = 0; diffs = []; forfeits = []
+    times = {}; cpus = {}; nps = {}; depth = {}; over = {}; loads = []; midgame = []
+    for r in recs:
+        nb, nw = r['discs']
+        diff = (nb - nw) if r['ours'] == 'X' else (nw - nb)
+        diffs.append(diff)
+        if r['winner'] == r['ours']: w += 1
+        elif r['winner'] == '=': d += 1
+        else: l += 1
+        if 'forfeit' in r: forfeits.append(r['forfeit'])
+        loads += r.get('load1', [])
+        for p in r['plies']:
+            e = 'ours' if p['engine'] == 'ours' else opp
+            times.setdefault(e, []).append(p['t'])
+            if e == 'ours' and p['empties'] > 22:
+                midgame.append(p['t'])
+            if 'cpu' in p:
+                cpus.setdefault(e, []).append(p['cpu'])
+            if p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
+            if e == 'ours' and p.get('nodes') and p.get('search_s', 0) > 0.05:
+                nps.setdefault(e, []).append(p['nodes'] / p['search_s'])
+            if e == 'zebra' and p.get('nps') and p.get('search_s', 0) >= 0.1:
+                nps.setdefault(e, []).append(p['nps'])
+            if p.get('depth') and p['empties'] > 30:
+                try:
+                    depth.setdefault(e, []).append(int(str(p['depth']).lstrip('*')))
+                except ValueError:
+                    pass
+    n = len(recs)
+    se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0
+    print('== %s, ours %g s/move, %s %g s/move: %d games, ours W/D/L %d/%d/%d (score %.1f%%), mean disc diff %+.1f (s.e. %.1f)%s' % (
+        opp, T, opp, OT, n, w, d, l, 100.0 * (w + d / 2) / n, statistics.mean(diffs), se,
+        ', forfeits: %s' % forfeits if forfeits else ''))
+    for e, ts in times.items():
+        line = '   %-8s moves %4d  time/move mean %.3f s, median %.3f, max %.3f, over limit: %d' % (
+            e, len(ts), statistics.mean(ts), statistics.median(ts), max(ts), over.get(e, 0))
+        if e in cpus:
+            line += ' (CPU mean %.3f s)' % statistics.mean(cpus[e])
+        if e in depth:
+            line += ';  midgame depth (>30 empties) mean %.1f' % statistics.mean(depth[e])
+        if e in nps:
+            line += ';  nodes/s median %.2fM' % (statistics.median(nps[e]) / 1e6)
+        print(line)
+        if e == 'ours' and midgame:
+            print('   %-8s midgame (over 22 empties) time/move mean %.3f s = %.0f%% of the limit' % (
+                e, statistics.mean(midgame), 100 * statistics.mean(midgame) / T))
+    if loads:
+        print('   load average (1 min) at game start/end: mean %.1f, max %.1f' % (statistics.mean(loads), max(loads)))

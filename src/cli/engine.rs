@@ -1,0 +1,149 @@
+//! `reversi engine`: tools for the timed engine itself (exact solves, training the
+//! evaluation).
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+
+use super::UsageError;
+use crate::engine::train::{fit, generate, TrainParams};
+use crate::engine::Engine;
+use crate::eval::pattern::Weights;
+use crate::format::umea;
+
+/// Arguments of `reversi engine`.
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    #[command(subcommand)]
+    command: EngineCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum EngineCommand {
+    /// Solve a position exactly: prints `value V best MOVE nodes N in T s` (V the
+    /// final disc margin for the side to move with perfect play, MOVE `(row,col)`
+    /// or `pass`).
+    Solve {
+        /// The position as `reversi umea` reads it: W or B (side to move), then 64
+        /// cells row-major, E, O (white) or X (black).
+        position: String,
+    },
+    /// Fit the pattern evaluation's weights to positions labelled by exact solves of
+    /// self-played games and write them (README, "Umea": the recipe of
+    /// src/eval/patterns.bin). The same arguments give the same file.
+    Train {
+        /// Where to write the weights.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Seed of every random choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games to play.
+        #[arg(long, default_value_t = 20_000)]
+        games: usize,
+        /// Games are solved exactly from this many empty cells.
+        #[arg(long, default_value_t = 14)]
+        solve_empties: u32,
+        /// Plies searched by the player of the games (hand-written evaluation).
+        #[arg(long, default_value_t = 2)]
+        play_depth: u32,
+        /// One move in this many is random.
+        #[arg(long, default_value_t = 8)]
+        random_one_in: u64,
+        /// Passes of gradient descent per stage.
+        #[arg(long, default_value_t = 200)]
+        epochs: usize,
+        /// Plies of the searches that label positions with more than 15 empty
+        /// cells (0: label them by the outcome of their game).
+        #[arg(long, default_value_t = 4)]
+        label_depth: u32,
+        /// At most this many positions labelled by search per stage.
+        #[arg(long, default_value_t = 60_000)]
+        searched_per_stage: usize,
+    },
+}
+
+/// Runs `reversi engine`.
+pub(super) fn run(args: EngineArgs) -> Result<()> {
+    match args.command {
+        EngineCommand::Solve { position } => {
+            let position =
+                umea::parse_position(&position).map_err(|e| UsageError::BadArgument {
+                    what: "the position".into(),
+                    message: e.to_string(),
+                })?;
+            let started = Instant::now();
+            let thought = Engine::new().solve(position.board());
+            println!(
+                "value {} best {} nodes {} in {:.3} s",
+                thought.value,
+                umea::answer(thought.best),
+                thought.nodes,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        EngineCommand::Train {
+            out,
+            seed,
+            games,
+            solve_empties,
+            play_depth,
+            random_one_in,
+            epochs,
+            label_depth,
+            searched_per_stage,
+        } => {
+            if random_one_in == 0 || play_depth == 0 {
+                return Err(UsageError::BadArgument {
+                    what: "--random-one-in and --play-depth".into(),
+                    message: "expected at least 1".into(),
+                }
+                .into());
+            }
+            let params = TrainParams {
+                seed,
+                games,
+                solve_empties,
+                play_depth,
+                random_one_in,
+                epochs,
+                label_depth,
+                searched_per_stage,
+            };
+            let started = Instant::now();
+            let samples = generate(&params, |game| {
+                if game % 1000 == 0 {
+                    eprintln!("{game} games ({:.0} s)", started.elapsed().as_secs_f64());
+                }
+            });
+            eprintln!(
+                "{} positions from {games} games in {:.0} s; fitting",
+                samples.len(),
+                started.elapsed().as_secs_f64()
+            );
+            let (weights, _) = fit(&samples, &params, |stage, f| {
+                eprintln!(
+                    "stage {stage} ({}-{} empties): {} positions ({} labelled by search), \
+                     rms error {:.2} discs (labels {:.2}) at {:.0} s",
+                    5 * stage + 1,
+                    5 * stage + 5,
+                    f.positions,
+                    f.searched,
+                    f.rms,
+                    f.rms_labels,
+                    started.elapsed().as_secs_f64()
+                );
+            });
+            std::fs::write(&out, Weights::to_bytes(&weights))
+                .with_context(|| format!("writing {}", out.display()))?;
+            eprintln!(
+                "wrote {} in {:.0} s",
+                out.display(),
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,542 @@
+//! The engine's learned evaluation: a sum of weights looked up by the contents of
+//! small groups of cells (patterns: edges with their X-squares, 3x3 and 2x5 corners,
+//! the inner lines and the diagonals), each taken at every position the board's 8
+//! symmetries give it, plus the mobility and frontier balance, with one set of
+//! weights per game stage (5 empty cells wide). The structure follows the classic
+//! pattern evaluators (Logistello, Zebra, Edax); the weights are fitted here by
+//! `reversi engine train` (README, "Umea") and embedded from `patterns.bin`.
+//!
+//! Scores are from the side to move's point of view, in the units of
+//! [`crate::eval::othello`] ([`DISC`] per disc of expected final margin), clamped
+//! below every finished game's score.
+
+use std::sync::OnceLock;
+
+use crate::board::Board;
+use crate::eval::othello::DISC;
+
+/// The base patterns, as lists of `(row, col)`; each stands for all its images under
+/// the 8 symmetries of the board.
+const BASE_PATTERNS: [&[(u8, u8)]; 11] = [
+    // The edge and its two X-squares.
+    &[
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (0, 5),
+        (0, 6),
+        (0, 7),
+        (1, 1),
+        (1, 6),
+    ],
+    // The 3x3 corner.
+    &[
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (2, 0),
+        (2, 1),
+        (2, 2),
+    ],
+    // The 2x5 corner.
+    &[
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+    ],
+    // The second, third and fourth lines.
+    &[
+        (1, 0),
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (1, 5),
+        (1, 6),
+        (1, 7),
+    ],
+    &[
+        (2, 0),
+        (2, 1),
+        (2, 2),
+        (2, 3),
+        (2, 4),
+        (2, 5),
+        (2, 6),
+        (2, 7),
+    ],
+    &[
+        (3, 0),
+        (3, 1),
+        (3, 2),
+        (3, 3),
+        (3, 4),
+        (3, 5),
+        (3, 6),
+        (3, 7),
+    ],
+    // The diagonals of 8, 7, 6, 5 and 4 cells.
+    &[
+        (0, 0),
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (5, 5),
+        (6, 6),
+        (7, 7),
+    ],
+    &[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)],
+    &[(0, 2), (1, 3), (2, 4), (3, 5), (4, 6), (5, 7)],
+    &[(0, 3), (1, 4), (2, 5), (3, 6), (4, 7)],
+    &[(0, 4), (1, 5), (2, 6), (3, 7)],
+];
+
+/// Game stages, by empty cells: stage `s` covers `5s+1 ..= 5s+5` empty cells (the
+/// last one also 56-60).
+pub const STAGES: usize = 12;
+
+/// The stage of a position with `empties` empty cells.
+#[inline]
+pub fn stage(empties: u32) -> usize {
+    ((empties.max(1) - 1) / 5).min(STAGES as u32 - 1) as usize
+}
+
+/// Weights after the pattern tables, per stage: a constant, one per move of
+/// mobility balance, one per disc of frontier balance.
+pub const EXTRAS: usize = 3;
+
+/// The 8 symmetries of the board as maps of `(row, col)`.
+fn symmetry(k: usize, (r, c): (u8, u8)) -> (u8, u8) {
+    let (r, c) = if k & 4 != 0 { (c, r) } else { (r, c) };
+    let r = if k & 1 != 0 { 7 - r } else { r };
+    let c = if k & 2 != 0 { 7 - c } else { c };
+    (r, c)
+}
+
+/// One placement of a base pattern on the board.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// Which base pattern (index into the layout's tables).
+    pub pattern: usize,
+    /// Its cells as bit indices, in the base pattern's order (the first is the most
+    /// significant ternary digit).
+    pub cells: Vec<u8>,
+}
+
+/// Where each pattern's table starts in a stage's weights, how the placements
+/// read the board, and which configurations share a weight.
+pub struct Layout {
+    /// Start of each base pattern's table (`3^cells` weights) in a stage.
+    pub offsets: Vec<usize>,
+    /// Weights per stage: the tables, then [`EXTRAS`].
+    pub per_stage: usize,
+    /// Every placement of every pattern.
+    pub instances: Vec<Instance>,
+    /// For each weight of a stage, the weight it shares its value with (itself or
+    /// a smaller index): configurations that a symmetry mapping the pattern's cells
+    /// onto themselves turns into each other.
+    pub canonical: Vec<u32>,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        let mut offsets = Vec::new();
+        let mut instances = Vec::new();
+        let mut canonical = Vec::new();
+        let mut offset = 0;
+        for (pattern, base) in BASE_PATTERNS.iter().enumerate() {
+            offsets.push(offset);
+            let size = 3usize.pow(base.len() as u32);
+            let mut seen: Vec<Vec<u8>> = Vec::new();
+            // Permutations of the digits that map the pattern onto itself.
+            let mut self_maps: Vec<Vec<usize>> = Vec::new();
+            for k in 0..8 {
+                let cells: Vec<u8> = base
+                    .iter()
+                    .map(|&rc| {
+                        let (r, c) = symmetry(k, rc);
+                        r * 8 + c
+                    })
+                    .collect();
+                let mut set = cells.clone();
+                set.sort_unstable();
+                let base_cells: Vec<u8> = base.iter().map(|&(r, c)| r * 8 + c).collect();
+                let mut base_set = base_cells.clone();
+                base_set.sort_unstable();
+                if set == base_set {
+                    // Digit i of the image reads the base's cell at this position.
+                    let map = cells
+                        .iter()
+                        .map(|cell| base_cells.iter().position(|b| b == cell).unwrap())
+                        .collect();
+                    self_maps.push(map);
+                }
+                if !seen.contains(&set) {
+                    seen.push(set);
+                    instances.push(Instance { pattern, cells });
+                }
+            }
+            let n = base.len();
+            let mut digits = [0usize; 16];
+            for index in 0..size {
+                let mut rest = index;
+                for slot in digits[..n].iter_mut().rev() {
+                    *slot = rest % 3;
+                    rest /= 3;
+                }
+                let smallest = self_maps
+                    .iter()
+                    .map(|map| map.iter().fold(0, |acc, &from| acc * 3 + digits[from]))
+                    .min()
+                    .unwrap();
+                canonical.push((offset + smallest) as u32);
+            }
+            offset += size;
+        }
+        for extra in 0..EXTRAS {
+            canonical.push((offset + extra) as u32);
+        }
+        Layout {
+            offsets,
+            per_stage: offset + EXTRAS,
+            instances,
+            canonical,
+        }
+    }
+
+    /// The weight indices (within a stage) that `board` reads, one per placement.
+    #[inline]
+    pub fn indices(&self, board: Board) -> impl Iterator<Item = usize> + '_ {
+        // Each cell's digit once (0 empty, 1 own, 2 the opponent's), then each
+        // placement's index by Horner's rule over its cells.
+        let mut digits = [0u8; 64];
+        for (cell, digit) in digits.iter_mut().enumerate() {
+            *digit = (board.own >> cell & 1) as u8 + 2 * (board.opp >> cell & 1) as u8;
+        }
+        self.instances.iter().map(move |instance| {
+            let index = instance
+                .cells
+                .iter()
+                .fold(0, |index, &cell| index * 3 + digits[cell as usize] as usize);
+            self.offsets[instance.pattern] + index
+        })
+    }
+}
+
+/// The layout, built once.
+pub fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(Layout::new)
+}
+
+/// The extra features of `board`: a constant, the mobility balance and the frontier
+/// balance (discs next to an empty cell, the opponent's less one's own).
+#[inline]
+pub fn extras(board: Board) -> [i32; EXTRAS] {
+    let own_moves = board.moves().count_ones() as i32;
+    let opp_moves = board.pass().moves().count_ones() as i32;
+    let empty = !(board.own | board.opp);
+    let west = (empty >> 1) & !0x8080_8080_8080_8080;
+    let east = (empty << 1) & !0x0101_0101_0101_0101;
+    let row = empty | west | east;
+    let around = west | east | (row << 8) | (row >> 8);
+    let frontier =
+        (board.opp & around).count_ones() as i32 - (board.own & around).count_ones() as i32;
+    [1, own_moves - opp_moves, frontier]
+}
+
+/// Why a weights file was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WeightsError {
+    /// The file does not start with [`MAGIC`].
+    #[error("not a pattern weights file (it does not start with {MAGIC:?})")]
+    Magic,
+    /// The header's sizes differ from this build's patterns.
+    #[error("the file has {stages} stages of {per_stage} weights; this build expects {STAGES} of {expected}")]
+    Shape {
+        /// Stages in the file.
+        stages: u32,
+        /// Weights per stage in the file.
+        per_stage: u32,
+        /// Weights per stage this build reads.
+        expected: usize,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error("the file holds {found} bytes of weights; its header calls for {expected}")]
+    Length {
+        /// Bytes found after the header.
+        found: usize,
+        /// Bytes the header calls for.
+        expected: usize,
+    },
+    /// The checksum does not match the weights.
+    #[error("the weights do not match the file's checksum (damaged file)")]
+    Checksum,
+}
+
+/// The first bytes of a weights file.
+pub const MAGIC: &[u8; 8] = b"RVPAT\x001\n";
+
+/// Header: magic, stages (u32), weights per stage (u32), FNV-1a checksum of the
+/// weights (u64), all little-endian; then the weights as i16.
+const HEADER: usize = 8 + 4 + 4 + 8;
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Learned weights: per stage, the pattern tables (every configuration, those
+/// sharing a weight set equal) and the extras, in evaluation units.
+pub struct Weights {
+    stages: Vec<Vec<i16>>,
+}
+
+impl Weights {
+    /// Reads a weights file; configurations that share a weight take the value of
+    /// the canonical one, so the evaluation is symmetric whatever the file holds.
+    pub fn parse(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(WeightsError::Magic);
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let (stages, per_stage) = (word(8), word(12));
+        let expected = layout().per_stage;
+        if stages as usize != STAGES || per_stage as usize != expected {
+            return Err(WeightsError::Shape {
+                stages,
+                per_stage,
+                expected,
+            });
+        }
+        let body = &bytes[HEADER..];
+        let want = STAGES * expected * 2;
+        if body.len() != want {
+            return Err(WeightsError::Length {
+                found: body.len(),
+                expected: want,
+            });
+        }
+        let checksum = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
+        if fnv1a(body) != checksum {
+            return Err(WeightsError::Checksum);
+        }
+        let stages: Vec<Vec<i16>> = body
+            .chunks_exact(expected * 2)
+            .map(|chunk| {
+                chunk
+                    .chunks_exact(2)
+                    .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                    .collect()
+            })
+            .collect();
+        Ok(Weights::from_stages(&stages))
+    }
+
+    /// The file [`Weights::parse`] reads, for `stages` (each [`Layout::per_stage`]
+    /// weights long).
+    pub fn to_bytes(stages: &[Vec<i16>]) -> Vec<u8> {
+        let mut body = Vec::new();
+        for stage in stages {
+            for w in stage {
+                body.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(stages.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(stages.first().map_or(0, Vec::len) as u32).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// The evaluation of `board` for the side to move: [`Weights::score`] clamped
+    /// below every finished game's score.
+    #[inline]
+    pub fn evaluate(&self, board: Board) -> i32 {
+        self.score(board).clamp(-LIMIT, LIMIT)
+    }
+
+    /// Weights from `stages` (each [`Layout::per_stage`] long) as [`Weights::parse`]
+    /// reads them.
+    pub fn from_stages(stages: &[Vec<i16>]) -> Weights {
+        let canonical = &layout().canonical;
+        Weights {
+            stages: stages
+                .iter()
+                .map(|raw| canonical.iter().map(|&c| raw[c as usize]).collect())
+                .collect(),
+        }
+    }
+
+    /// The score of `board` for the side to move, unclamped.
+    #[inline]
+    pub fn score(&self, board: Board) -> i32 {
+        let empties = (!(board.own | board.opp)).count_ones();
+        let weights = &self.stages[stage(empties)];
+        let layout = layout();
+        let mut total: i32 = layout.indices(board).map(|i| weights[i] as i32).sum();
+        let base = layout.per_stage - EXTRAS;
+        for (k, x) in extras(board).into_iter().enumerate() {
+            total += weights[base + k] as i32 * x;
+        }
+        total
+    }
+}
+
+/// The weights embedded in the program (`src/eval/patterns.bin`).
+pub fn embedded() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        Weights::parse(include_bytes!("patterns.bin"))
+            .unwrap_or_else(|e| panic!("src/eval/patterns.bin: {e}"))
+    })
+}
+
+/// Heuristic scores are clamped to this, below every finished game's score.
+const LIMIT: i32 = 64 * DISC;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Geometry, Squares};
+
+    /// Applies the `k`-th of the board's 8 symmetries to the discs of a bitboard
+    /// (written apart from the layout's own list of symmetries).
+    fn transform(bits: u64, k: usize) -> u64 {
+        let mut out = 0u64;
+        for cell in 0..64u32 {
+            if bits >> cell & 1 != 0 {
+                let (r, c) = (cell / 8, cell % 8);
+                let (r, c) = match k {
+                    0 => (r, c),
+                    1 => (7 - r, c),
+                    2 => (r, 7 - c),
+                    3 => (7 - r, 7 - c),
+                    4 => (c, r),
+                    5 => (7 - c, r),
+                    6 => (c, 7 - r),
+                    _ => (7 - c, 7 - r),
+                };
+                out |= 1 << (r * 8 + c);
+            }
+        }
+        out
+    }
+
+    /// Positions of a few random games.
+    fn positions() -> Vec<Board> {
+        let mut state = 5u64;
+        let mut out = Vec::new();
+        for _ in 0..6 {
+            let mut board = Geometry::STANDARD.start();
+            loop {
+                let moves = board.moves();
+                if moves == 0 {
+                    board = board.pass();
+                    if board.moves() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                out.push(board);
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let n = moves.count_ones() as u64;
+                let pick = Squares(moves).nth(((state >> 33) % n) as usize).unwrap();
+                board = board.play(pick);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_learned_file_loads() {
+        let weights = Weights::parse(include_bytes!("patterns.bin")).unwrap();
+        assert_eq!(weights.stages.len(), STAGES);
+        assert!(weights.stages.iter().all(|s| s.iter().any(|&w| w != 0)));
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let good = include_bytes!("patterns.bin");
+        assert_eq!(Weights::parse(&good[..5]).err(), Some(WeightsError::Magic));
+        assert_eq!(Weights::parse(b"RVPAT").err(), Some(WeightsError::Magic));
+        let short = &good[..good.len() - 2];
+        assert!(matches!(
+            Weights::parse(short).err(),
+            Some(WeightsError::Length { .. })
+        ));
+        let mut flipped = good.to_vec();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert_eq!(Weights::parse(&flipped).err(), Some(WeightsError::Checksum));
+        let mut reshaped = good.to_vec();
+        reshaped[8] = 3;
+        assert!(matches!(
+            Weights::parse(&reshaped).err(),
+            Some(WeightsError::Shape { stages: 3, .. })
+        ));
+    }
+
+    #[test]
+    fn the_eight_images_of_a_position_score_the_same() {
+        // With the embedded weights, and with arbitrary ones (every weight distinct).
+        let layout = layout();
+        let arbitrary: Vec<Vec<i16>> = (0..STAGES)
+            .map(|s| {
+                (0..layout.per_stage)
+                    .map(|i| ((i * 7919 + s * 104_729) % 20_011) as i16 - 10_000)
+                    .collect()
+            })
+            .collect();
+        let arbitrary = Weights::parse(&Weights::to_bytes(&arbitrary)).unwrap();
+        for weights in [embedded(), &arbitrary] {
+            for board in positions() {
+                let score = weights.score(board);
+                for k in 1..8 {
+                    let image = Board {
+                        own: transform(board.own, k),
+                        opp: transform(board.opp, k),
+                    };
+                    assert_eq!(weights.score(image), score, "{board:?} symmetry {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_placement_reads_its_cells() {
+        let layout = layout();
+        assert_eq!(
+            layout.instances.len(),
+            4 + 4 + 8 + 4 + 4 + 4 + 2 + 4 + 4 + 4 + 4
+        );
+        // The empty board reads configuration 0 of every pattern; a board full of
+        // own discs reads the all-ones configuration.
+        let empty = Board { own: 0, opp: 0 };
+        for (i, instance) in layout.indices(empty).zip(&layout.instances) {
+            assert_eq!(i, layout.offsets[instance.pattern]);
+        }
+        let full = Board { own: !0, opp: 0 };
+        for (i, instance) in layout.indices(full).zip(&layout.instances) {
+            let ones = (0..instance.cells.len()).fold(0, |a, _| a * 3 + 1);
+            assert_eq!(i, layout.offsets[instance.pattern] + ones);
+        }
+    }
+}
