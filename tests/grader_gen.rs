@@ -1,15 +1,18 @@
 //! `reversi gen`: the same seed gives the same bytes, every category gives what it
 //! promises, and every generated case passes `batch`.
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use reversi::format::cs561::{self, Dialect, Player};
 use reversi::format::Style;
-use reversi::grader::batch::{ArgsSyntax, CaseOptions};
 use reversi::grader::catching::caught_by;
 use reversi::grader::gen::{generate, generate_catching, Category, GenOptions};
+
+use common::NoArgs;
 use reversi::grader::mutants::Faults;
 
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
@@ -179,18 +182,6 @@ fn a_fixed_depth_is_kept() {
         ..options
     };
     assert!(generate(&contradiction, &NoArgs).is_err());
-}
-
-/// `args` files are not looked at here.
-struct NoArgs;
-
-impl ArgsSyntax for NoArgs {
-    fn parse(&self, _: &str) -> Result<CaseOptions, String> {
-        Ok(CaseOptions::default())
-    }
-    fn render(&self, _: &CaseOptions) -> String {
-        String::new()
-    }
 }
 
 #[test]

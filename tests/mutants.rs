@@ -3,6 +3,8 @@
 //! every case of `testcases/` and on generated cases of every category, depth,
 //! player, dialect and task; each fault changes the output where it should.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::sync::OnceLock;
@@ -11,22 +13,12 @@ use clap::ValueEnum;
 use pretty_assertions::assert_eq;
 use reversi::format::cs561::{self, Dialect, Problem, Task};
 use reversi::format::{LineEnd, Style};
-use reversi::grader::batch::{solve_problem, ArgsSyntax, CaseOptions};
+use reversi::grader::batch::solve_problem;
 use reversi::grader::check::{check, check_with_input, Mistake};
 use reversi::grader::gen::{generate, Category, GenOptions};
 use reversi::grader::mutants::{self, Fault, Faults};
 
-/// `args` files are not looked at here.
-struct NoArgs;
-
-impl ArgsSyntax for NoArgs {
-    fn parse(&self, _: &str) -> Result<CaseOptions, String> {
-        Ok(CaseOptions::default())
-    }
-    fn render(&self, _: &CaseOptions) -> String {
-        String::new()
-    }
-}
+use common::NoArgs;
 
 /// Every case folder under `testcases/` with an `output.txt` holding a log or a
 /// board: its problem (under the dialect its `args` names) and expected bytes.

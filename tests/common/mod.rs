@@ -7,6 +7,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use reversi::board::Board;
+use reversi::grader::batch::{ArgsSyntax, CaseOptions};
 
 /// The 8 directions as (row step, column step).
 const DIRECTIONS: [(i32, i32); 8] = [
@@ -125,4 +126,16 @@ pub fn with_stdin(args: &[&str], stdin: &str) -> Output {
         .write_all(stdin.as_bytes())
         .unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// A case syntax for tests that do not look at `args` files.
+pub struct NoArgs;
+
+impl ArgsSyntax for NoArgs {
+    fn parse(&self, _: &str) -> Result<CaseOptions, String> {
+        Ok(CaseOptions::default())
+    }
+    fn render(&self, _: &CaseOptions) -> String {
+        String::new()
+    }
 }
