@@ -23,3 +23,4 @@ pub mod output_file;
 pub mod rules;
 pub mod sandbox;
 pub mod shaped_board;
+pub mod splitmix;

@@ -19,6 +19,7 @@ use super::{disc_margin, Engine};
 use crate::board::{Board, Geometry, Square, Squares};
 use crate::eval::othello;
 use crate::eval::pattern::{extras, layout, Weights, EXTRAS, STAGES};
+use crate::splitmix::SplitMix64;
 
 /// How the training positions are made and fitted.
 #[derive(Clone, Copy, Debug)]
@@ -51,22 +52,6 @@ pub struct Sample {
     pub margin: i8,
 }
 
-/// SplitMix64, written out so that a seed gives the same games everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let z = (self.0 ^ (self.0 >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// Negamax alpha-beta on the hand-written evaluation, `depth` plies.
 fn playing_search(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     let moves = board.moves();
@@ -97,7 +82,7 @@ fn playing_search(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 
 /// The move of the game player: random one time in `random_one_in`, else the best
 /// by [`playing_search`] (ties broken at random).
-fn playing_move(board: Board, params: &TrainParams, rng: &mut Rng) -> Square {
+fn playing_move(board: Board, params: &TrainParams, rng: &mut SplitMix64) -> Square {
     let moves: Vec<Square> = Squares(board.moves()).collect();
     if rng.below(params.random_one_in) == 0 {
         return moves[rng.below(moves.len() as u64) as usize];
@@ -123,7 +108,7 @@ fn playing_move(board: Board, params: &TrainParams, rng: &mut Rng) -> Square {
 }
 
 /// Plays one game and labels its positions (see the module's documentation).
-fn labelled_game(params: &TrainParams, rng: &mut Rng, engine: &mut Engine) -> Vec<Sample> {
+fn labelled_game(params: &TrainParams, rng: &mut SplitMix64, engine: &mut Engine) -> Vec<Sample> {
     // The positions before the solve, with who was to move (true: the first player).
     let mut played: Vec<(Board, bool)> = Vec::new();
     let mut board = Geometry::STANDARD.start();
@@ -194,7 +179,7 @@ fn label(played: &[(Board, bool)], first_to_move: bool, margin: i32, out: &mut V
 /// Plays and labels `params.games` games; `progress` is told each finished game's
 /// number.
 pub fn generate(params: &TrainParams, mut progress: impl FnMut(usize)) -> Vec<Sample> {
-    let mut rng = Rng(params.seed);
+    let mut rng = SplitMix64::new(params.seed);
     let mut engine = Engine::for_time(Duration::from_millis(100));
     let mut out = Vec::new();
     for game in 0..params.games {

@@ -1,7 +1,7 @@
 //! `gen`: new cases from random legal playouts, reproducible from a seed.
 //!
-//! The random numbers come from SplitMix64, written out here, so that a seed gives
-//! the same cases on every machine and with every version of every crate.
+//! The random numbers come from [`crate::splitmix`], so that a seed gives the same
+//! cases on every machine and with every version of every crate.
 
 use std::fmt;
 
@@ -17,6 +17,7 @@ use crate::course_search::{search, NodeName, Trace};
 use crate::eval::Cs561;
 use crate::format::cs561::{input_file, search_params, Dialect, Player, Problem, Task};
 use crate::format::Style;
+use crate::splitmix::SplitMix64;
 
 /// The kinds of position a case can test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
@@ -132,25 +133,6 @@ pub enum GenError {
 /// Playouts tried for one case before giving up.
 const ATTEMPTS: usize = 20_000;
 
-/// SplitMix64 (Steele, Lea and Flood 2014).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `low..=high`.
-    fn range(&mut self, low: u32, high: u32) -> u32 {
-        let span = u64::from(high - low) + 1;
-        low + ((u128::from(self.next()) * u128::from(span)) >> 64) as u32
-    }
-}
-
 /// A game in progress: the board from the mover's view, and who moves.
 #[derive(Clone, Copy, Debug)]
 struct Game {
@@ -175,7 +157,7 @@ impl Game {
     }
 
     /// One random legal move, or a pass; `false` when the game is over.
-    fn step(&mut self, rng: &mut Rng) -> bool {
+    fn step(&mut self, rng: &mut SplitMix64) -> bool {
         let moves = self.board.moves();
         if moves == 0 {
             if self.board.pass().moves() == 0 {
@@ -192,7 +174,7 @@ impl Game {
     }
 
     /// Plays `plies` random plies, or until the game ends.
-    fn play(&mut self, plies: u32, rng: &mut Rng) {
+    fn play(&mut self, plies: u32, rng: &mut SplitMix64) {
         for _ in 0..plies {
             if !self.step(rng) {
                 return;
@@ -247,7 +229,7 @@ impl Shape {
 }
 
 /// A position of `category`, and the depths to try from the deepest down.
-fn position(category: Category, rng: &mut Rng) -> Option<(Game, u32, u32)> {
+fn position(category: Category, rng: &mut SplitMix64) -> Option<(Game, u32, u32)> {
     let mut game = Game::start();
     let playable = |game: Game| game.board.moves() != 0;
     match category {
@@ -322,7 +304,8 @@ fn one_case(
     category: Category,
     options: &GenOptions,
 ) -> Result<(Problem, u64), GenError> {
-    let mut rng = Rng(options.seed ^ (index as u64).wrapping_mul(0xd1b5_4a32_d192_ed03));
+    let mut rng =
+        SplitMix64::new(options.seed ^ (index as u64).wrapping_mul(0xd1b5_4a32_d192_ed03));
     for _ in 0..ATTEMPTS {
         let Some((game, lowest, highest)) = position(category, &mut rng) else {
             continue;
