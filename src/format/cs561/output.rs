@@ -105,23 +105,38 @@ pub fn write_output<W: Write + Seek + Send>(
         return write_board_only(problem, style, out);
     };
     let reserved = board_lines(0, 0, style.line_end);
+    let (outcome, log) = logged_search(problem, style, columns, &reserved, out)?;
+    let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
+    let (mut out, patched) = log.finish(style.final_newline, |bytes| {
+        bytes[..board.len()].copy_from_slice(&board)
+    })?;
+    if !patched {
+        let end = out.stream_position()?;
+        out.seek(SeekFrom::Start(0))?;
+        out.write_all(&board)?;
+        out.seek(SeekFrom::Start(end))?;
+    }
+    out.flush()?;
+    Ok(outcome)
+}
+
+/// Searches `problem` with its log going to `out` after `prefix` and the header: the
+/// search stores records that a second thread formats and writes. Returns the
+/// outcome and the log, every line written but the last buffer, for
+/// [`LogWriter::finish`].
+fn logged_search<W: Write + Send>(
+    problem: &Problem,
+    style: Style,
+    columns: Columns,
+    prefix: &[u8],
+    out: W,
+) -> io::Result<(Outcome, LogWriter<W>)> {
     thread::scope(|scope| {
-        let log = LogWriter::new(out, style, columns, &reserved);
+        let log = LogWriter::new(out, style, columns, prefix);
         let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
         let outcome = search(problem.root(), params(problem), &Cs561, &mut records);
         let Formatting(log) = records.finish()?;
-        let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
-        let (mut out, patched) = log.finish(style.final_newline, |bytes| {
-            bytes[..board.len()].copy_from_slice(&board)
-        })?;
-        if !patched {
-            let end = out.stream_position()?;
-            out.seek(SeekFrom::Start(0))?;
-            out.write_all(&board)?;
-            out.seek(SeekFrom::Start(end))?;
-        }
-        out.flush()?;
-        Ok(outcome)
+        Ok((outcome, log))
     })
 }
 
@@ -137,14 +152,9 @@ pub fn write_output_stream<W: Write + Send>(
     };
     let outcome = search(problem.root(), params(problem), &Cs561, &mut NoTrace);
     let board = next_board_lines(problem.player, problem.root(), outcome.best, style.line_end);
-    thread::scope(|scope| {
-        let log = LogWriter::new(out, style, columns, &board);
-        let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
-        search(problem.root(), params(problem), &Cs561, &mut records);
-        let Formatting(log) = records.finish()?;
-        log.finish(style.final_newline, |_| {})?;
-        Ok(outcome)
-    })
+    let (_, log) = logged_search(problem, style, columns, &board, out)?;
+    log.finish(style.final_newline, |_| {})?;
+    Ok(outcome)
 }
 
 /// The text of an input file for `problem`, in the byte form `style`: the task line
