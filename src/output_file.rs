@@ -113,7 +113,11 @@ pub fn write_to(
         write(Sink::File(Limited::new(
             Reserving::new(file, replaces),
             limit,
-        )))
+        )))?;
+        if replaces {
+            release_reserved(file)?;
+        }
+        Ok(())
     })
     .map_err(|e| too_large(e, false))
 }
@@ -145,7 +149,6 @@ pub fn replace_file(
     #[cfg(target_os = "linux")]
     if let Some(mut file) = unnamed::create_in(folder)? {
         write(&mut file)?;
-        release_reserved(&file)?;
         finish(&file, path, durability)?;
         let temporary = Temporary::make_in(folder, |name| unnamed::link(&file, name))?;
         return temporary.rename_over(path, folder, durability);
@@ -168,7 +171,6 @@ fn replace_file_named(
     })?;
     let mut file = file.expect("the file was created with its name");
     write(&mut file)?;
-    release_reserved(&file)?;
     finish(&file, path, durability)?;
     temporary.rename_over(path, folder, durability)
 }
@@ -183,7 +185,7 @@ const RESERVE_STEP: u64 = 8 << 20;
 /// large log over an existing `output.txt` takes about a fifth less (`make bench`).
 /// Otherwise it writes as any file: reserving was measured to cost time for a new
 /// file (the reserved blocks are converted as they are written), on tmpfs (zeroed
-/// pages written twice) and on xfs. [`replace_file`] gives back what is reserved past the
+/// pages written twice) and on xfs. [`write_to`] gives back what is reserved past the
 /// end once the writing function returns.
 pub struct Reserving<'a> {
     file: &'a mut File,
