@@ -122,7 +122,7 @@ pub fn search<E: Evaluation, T: Trace>(
         trace,
         best: None,
     };
-    let value = searcher.visit_root(board, bit_instructions::available());
+    let value = searcher.visit_root(board, true);
     Outcome {
         value,
         best: searcher.best,
@@ -269,14 +269,13 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
     visit_function!(visit_bit_instructions, #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
 
     /// Searches from the root `board` with the build of `visit` that uses the bit
-    /// instructions if `bits` (which the processor must then have), else the plain one.
+    /// instructions if `bits` and the processor has them, else the plain one.
     fn visit_root(&mut self, board: Board, bits: bool) -> i32 {
         let (name, depth, passes) = (NodeName::Root, 0, PathPasses::default());
         let score = self.evaluation.score(board.own, board.opp);
         let window = (-INFINITY, INFINITY);
         #[cfg(target_arch = "x86_64")]
-        if bits {
-            assert!(bit_instructions::available());
+        if bits && bit_instructions::available() {
             // SAFETY: the processor has the instructions `visit_bit_instructions` is
             // compiled for (checked just above).
             return unsafe {
