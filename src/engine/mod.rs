@@ -283,12 +283,8 @@ mod tests {
     fn the_solver_finds_the_exact_margin() {
         // Random playouts from the start to 7-10 empty cells: the solver's ordered
         // and shallow parts both count, with narrow and wide windows.
-        let mut state = 11u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z ^ (z >> 27)
-        };
+        let mut rng = crate::splitmix::SplitMix64::new(11);
+        let mut next = || rng.next_u64();
         let mut checked = 0;
         while checked < 24 {
             let stop = 7 + (next() % 4) as u32;
@@ -322,12 +318,8 @@ mod tests {
 
     #[test]
     fn the_window_around_a_draw_finds_who_wins() {
-        let mut state = 7u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z ^ (z >> 27)
-        };
+        let mut rng = crate::splitmix::SplitMix64::new(7);
+        let mut next = || rng.next_u64();
         let mut checked = 0;
         while checked < 40 {
             let empty = next() & next() & next() & next();
