@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const OLD_OUTPUT: &[u8] = b"the previous output\r\n";
 
@@ -70,45 +70,65 @@ fn run_within_a_minute(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// Killed at any point of writing a log of tens of MB, by any signal, the solver
-/// leaves the folder as it was.
+/// leaves the folder as it was. The moments are fractions of a whole run's time, so
+/// that they fall inside the run whatever the build and the machine; a run that ends
+/// before its signal (the machine was slower when timed) is tried again sooner.
 #[test]
 fn a_solver_killed_while_writing_leaves_no_trace() {
     let input = start("11");
     let dir = case(&input);
-    // The log is large: 36 MB, about a second of writing for a debug build.
-    let cases = [
-        (libc::SIGKILL, 5),
-        (libc::SIGKILL, 20),
-        (libc::SIGKILL, 50),
-        (libc::SIGKILL, 90),
-        (libc::SIGKILL, 140),
-        (libc::SIGKILL, 200),
-        (libc::SIGTERM, 30),
-        (libc::SIGTERM, 150),
-        (libc::SIGINT, 60),
-        (libc::SIGINT, 180),
-        (libc::SIGHUP, 10),
-        (libc::SIGHUP, 120),
-    ];
-    for (signal, delay_ms) in cases {
-        let mut child = solver()
-            .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        thread::sleep(Duration::from_millis(delay_ms));
-        // SAFETY: a plain kill of our own child, not yet waited for.
-        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
-        let status = child.wait().unwrap();
-        let what = format!("signal {signal} after {delay_ms} ms");
-        assert_eq!(status.signal(), Some(signal), "{what}: {status}");
-        assert_left_as_it_was(dir.path(), &what);
-    }
-    // Left to finish, it writes the whole log.
-    assert!(solver().current_dir(dir.path()).status().unwrap().success());
-    let output = fs::read(dir.path().join("output.txt")).unwrap();
+    // Left to finish, it writes the whole log (36 MB): the time to take fractions of.
+    let (whole_run, output) = {
+        let scratch = case(&input);
+        let started = Instant::now();
+        assert!(solver()
+            .current_dir(scratch.path())
+            .status()
+            .unwrap()
+            .success());
+        let output = fs::read(scratch.path().join("output.txt")).unwrap();
+        (started.elapsed(), output)
+    };
     assert!(output.len() > 30_000_000, "{} bytes", output.len());
+    let cases = [
+        (libc::SIGKILL, 0.02),
+        (libc::SIGKILL, 0.1),
+        (libc::SIGKILL, 0.25),
+        (libc::SIGKILL, 0.45),
+        (libc::SIGKILL, 0.7),
+        (libc::SIGKILL, 0.9),
+        (libc::SIGTERM, 0.15),
+        (libc::SIGTERM, 0.65),
+        (libc::SIGINT, 0.3),
+        (libc::SIGINT, 0.8),
+        (libc::SIGHUP, 0.05),
+        (libc::SIGHUP, 0.55),
+    ];
+    for (signal, fraction) in cases {
+        let mut delay = whole_run.mul_f64(fraction);
+        loop {
+            let mut child = solver()
+                .current_dir(dir.path())
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            thread::sleep(delay);
+            // SAFETY: a plain kill of our own child, not yet waited for.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+            let status = child.wait().unwrap();
+            let what = format!("signal {signal} after {delay:?} of {whole_run:?}");
+            if status.success() {
+                // It finished first: put the old output back and signal it sooner.
+                fs::write(dir.path().join("output.txt"), OLD_OUTPUT).unwrap();
+                delay /= 2;
+                continue;
+            }
+            assert_eq!(status.signal(), Some(signal), "{what}: {status}");
+            assert_left_as_it_was(dir.path(), &what);
+            break;
+        }
+    }
 }
 
 /// An output over the limit is refused with exit 2, leaving the old one: official
