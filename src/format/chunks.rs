@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 use std::mem;
-use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread::{Scope, ScopedJoinHandle};
 
 /// A destination for buffers of output.
@@ -17,6 +17,12 @@ pub trait Chunks {
 
     /// Waits until everything submitted is written, and returns the output.
     fn close(self) -> io::Result<Self::Output>;
+
+    /// Whether buffers wait behind the one being written: the writer is not keeping
+    /// up. A writer in the calling thread never is.
+    fn behind(&mut self) -> bool {
+        false
+    }
 }
 
 /// Any writer takes buffers in the calling thread.
@@ -40,8 +46,12 @@ const POOL: usize = 3;
 pub struct Background<'scope, W> {
     to_writer: SyncSender<(Box<[u8]>, usize)>,
     written: Receiver<Box<[u8]>>,
+    /// Buffers written and given back, not yet reused.
+    spares: Vec<Box<[u8]>>,
     /// Buffers made so far (the caller's first one included).
     made: usize,
+    /// Buffers submitted and not yet given back.
+    in_flight: usize,
     writer: ScopedJoinHandle<'scope, io::Result<W>>,
 }
 
@@ -62,7 +72,9 @@ impl<'scope, W: Write + Send + 'scope> Background<'scope, W> {
         Background {
             to_writer,
             written,
+            spares: Vec::new(),
             made: 1,
+            in_flight: 0,
             writer,
         }
     }
@@ -70,24 +82,44 @@ impl<'scope, W: Write + Send + 'scope> Background<'scope, W> {
     fn stopped() -> io::Error {
         io::Error::other("the output thread stopped")
     }
+
+    /// Keeps the buffers the writer has given back since the last call.
+    fn take_back_written(&mut self) {
+        while let Ok(spare) = self.written.try_recv() {
+            self.spares.push(spare);
+            self.in_flight -= 1;
+        }
+    }
 }
 
 impl<'scope, W: Write + Send + 'scope> Chunks for Background<'scope, W> {
     type Output = W;
 
     fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()> {
-        let spare = match self.written.try_recv() {
-            Ok(spare) => spare,
-            Err(TryRecvError::Empty) if self.made < POOL => {
+        self.take_back_written();
+        let spare = match self.spares.pop() {
+            Some(spare) => spare,
+            None if self.made < POOL => {
                 self.made += 1;
                 vec![0; buffer.len()].into_boxed_slice()
             }
-            Err(_) => self.written.recv().map_err(|_| Self::stopped())?,
+            None => {
+                let spare = self.written.recv().map_err(|_| Self::stopped())?;
+                self.in_flight -= 1;
+                spare
+            }
         };
         let full = mem::replace(buffer, spare);
         self.to_writer
             .send((full, len))
-            .map_err(|_| Self::stopped())
+            .map_err(|_| Self::stopped())?;
+        self.in_flight += 1;
+        Ok(())
+    }
+
+    fn behind(&mut self) -> bool {
+        self.take_back_written();
+        self.in_flight > 1
     }
 
     fn close(self) -> io::Result<W> {

@@ -121,7 +121,8 @@ pub fn write_output<W: Write + Seek + Send>(
 }
 
 /// Searches `problem` with its log going to `out` after `prefix` and the header: the
-/// search stores records that a second thread formats and writes. Returns the
+/// search stores records that a second thread formats and writes (or formats lines
+/// itself while that thread is behind). Returns the
 /// outcome and the log, every line written but the last buffer, for
 /// [`LogWriter::finish`].
 fn logged_search<W: Write + Send>(
@@ -133,7 +134,8 @@ fn logged_search<W: Write + Send>(
 ) -> io::Result<(Outcome, LogWriter<W>)> {
     thread::scope(|scope| {
         let log = LogWriter::new(out, style, columns, prefix);
-        let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
+        let writer = Background::start(scope, Formatting(log));
+        let mut records = RecordWriter::new(writer, style, columns);
         let outcome = search(problem.root(), params(problem), &Cs561, &mut records);
         let Formatting(log) = records.finish()?;
         Ok((outcome, log))

@@ -2,27 +2,38 @@
 //! search's thread stores each line as 16 bytes (name, depth, value, alpha, beta) and
 //! hands full buffers on ([`RecordWriter`]); the writing thread turns them into text
 //! with a [`LogWriter`] ([`Formatting`]) and writes it.
+//!
+//! Formatting and writing take the writing thread longer than the search takes to
+//! store the records. When buffers wait for it, the search's thread formats its next
+//! buffer itself, as text, which costs it less than records cost the two threads
+//! together; the writing thread then only copies that text. The work so shares
+//! itself between the two threads, on any machine and any log.
 
 use std::io::{self, Write};
 use std::ptr;
 
-use super::log::{name_index, LogWriter};
+use super::log::{name_index, Columns, LineFormat, LogWriter, LINE_ROOM};
 use crate::course_search::{NodeName, Trace};
 use crate::format::chunks::Chunks;
+use crate::format::Style;
 
 /// Bytes of one record: four little words (name and depth, value, alpha, beta).
 const RECORD_BYTES: usize = 16;
 
-/// Records gathered before a buffer is handed on.
-const RECORDS_PER_BUFFER: usize = 16 * 1024;
+/// Bytes gathered before a buffer is handed on: 16 Ki records, or as many lines of text.
+const FULL: usize = 16 * 1024 * RECORD_BYTES;
 
 /// Depths fit in the 24 bits a record gives them: a printed node lies at most 60
 /// placements and 61 passes (never two in a row but at the end) below the root.
 const DEPTH_LIMIT: u32 = 1 << 24;
 
-/// A [`Trace`] that stores each line as a record and submits full buffers of records
-/// to `C` (usually a [`Background`](crate::format::chunks::Background) thread running
-/// [`Formatting`]).
+/// The first word of a record that starts a buffer of text rather than of records:
+/// a name index no node has.
+const TEXT_MARK: u32 = 0xff;
+
+/// A [`Trace`] that stores each line as a record, or formats it when the writer falls
+/// behind, and submits full buffers to `C` (usually a
+/// [`Background`](crate::format::chunks::Background) thread running [`Formatting`]).
 ///
 /// The first error of `C` stops all further submissions, and the search;
 /// [`RecordWriter::finish`] returns it.
@@ -31,27 +42,48 @@ pub struct RecordWriter<C: Chunks> {
     buffer: Box<[u8]>,
     /// Bytes of `buffer` in use.
     filled: usize,
+    /// Whether `buffer` holds text (after a [`TEXT_MARK`] record) rather than records.
+    text: bool,
+    format: LineFormat,
     error: Option<io::Error>,
 }
 
 impl<C: Chunks> RecordWriter<C> {
-    /// A writer of records to `out`.
-    pub fn new(out: C) -> Self {
+    /// A writer of records to `out`, or of `columns` lines in `style` when `out` is
+    /// behind.
+    pub fn new(out: C, style: Style, columns: Columns) -> Self {
         RecordWriter {
             out,
-            buffer: vec![0; RECORDS_PER_BUFFER * RECORD_BYTES].into_boxed_slice(),
+            buffer: vec![0; FULL + LINE_ROOM].into_boxed_slice(),
             filled: 0,
+            text: false,
+            format: LineFormat::new(style, columns),
             error: None,
         }
     }
 
+    /// Hands the buffer on, and starts the next one as text if `out` is behind.
     fn submit(&mut self) {
         if self.error.is_none() {
             if let Err(e) = self.out.submit(&mut self.buffer, self.filled) {
                 self.error = Some(e);
             }
         }
+        self.text = self.error.is_none() && self.out.behind();
         self.filled = 0;
+        if self.text {
+            self.store([TEXT_MARK, 0, 0, 0]);
+        }
+    }
+
+    /// Appends a record.
+    #[inline(always)]
+    fn store(&mut self, words: [u32; 4]) {
+        let at = &mut self.buffer[self.filled..self.filled + RECORD_BYTES];
+        // SAFETY: `at` holds 16 bytes, the size of the words; the write needs no
+        // alignment.
+        unsafe { ptr::write_unaligned(at.as_mut_ptr().cast::<[u32; 4]>(), words) };
+        self.filled += RECORD_BYTES;
     }
 
     /// Hands on the last records, waits until all are taken, and returns `C`'s output.
@@ -69,19 +101,16 @@ impl<C: Chunks> RecordWriter<C> {
 impl<C: Chunks> Trace for RecordWriter<C> {
     #[inline(always)]
     fn node(&mut self, name: NodeName, depth: u32, value: i32, alpha: i32, beta: i32) {
-        debug_assert!(depth < DEPTH_LIMIT, "depth {depth} does not fit a record");
-        let words = [
-            name_index(name) as u32 | depth << 8,
-            value as u32,
-            alpha as u32,
-            beta as u32,
-        ];
-        let at = &mut self.buffer[self.filled..self.filled + RECORD_BYTES];
-        // SAFETY: `at` holds 16 bytes, the size of the words; the write needs no
-        // alignment.
-        unsafe { ptr::write_unaligned(at.as_mut_ptr().cast::<[u32; 4]>(), words) };
-        self.filled += RECORD_BYTES;
-        if self.filled == self.buffer.len() {
+        if self.text {
+            let room = &mut self.buffer[self.filled..];
+            let name = name_index(name);
+            self.filled += self.format.put_line(room, name, depth, value, alpha, beta);
+        } else {
+            debug_assert!(depth < DEPTH_LIMIT, "depth {depth} does not fit a record");
+            let name_and_depth = name_index(name) as u32 | depth << 8;
+            self.store([name_and_depth, value as u32, alpha as u32, beta as u32]);
+        }
+        if self.filled >= FULL {
             self.submit();
         }
     }
@@ -93,25 +122,31 @@ impl<C: Chunks> Trace for RecordWriter<C> {
     }
 }
 
-/// Takes buffers of records (as [`Write`]) and writes their lines through a
-/// [`LogWriter`]; the first write error of the log is returned by the write that met
-/// it, and nothing is written after it.
+/// Takes buffers of records or text (as [`Write`], each buffer in one call, as a
+/// [`Background`](crate::format::chunks::Background) thread hands them) and writes
+/// their lines through a [`LogWriter`]; the first write error of the log is returned
+/// by the write that met it, and nothing is written after it.
 pub struct Formatting<C: Chunks>(pub LogWriter<C>);
 
 impl<C: Chunks> Write for Formatting<C> {
-    fn write(&mut self, records: &[u8]) -> io::Result<usize> {
-        debug_assert_eq!(records.len() % RECORD_BYTES, 0, "whole records only");
-        for record in records.chunks_exact(RECORD_BYTES) {
-            // SAFETY: `record` holds 16 bytes, the size of the words; the read needs
-            // no alignment.
-            let words = unsafe { ptr::read_unaligned(record.as_ptr().cast::<[u32; 4]>()) };
-            let (name, depth) = ((words[0] & 0xff) as usize, words[0] >> 8);
-            let (value, alpha, beta) = (words[1] as i32, words[2] as i32, words[3] as i32);
-            self.0.line(name, depth, value, alpha, beta);
+    fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
+        let first = buffer.first_chunk::<4>().copied().map(u32::from_ne_bytes);
+        if first == Some(TEXT_MARK) {
+            self.0.push_bytes(&buffer[RECORD_BYTES..]);
+        } else {
+            debug_assert_eq!(buffer.len() % RECORD_BYTES, 0, "whole records only");
+            for record in buffer.chunks_exact(RECORD_BYTES) {
+                // SAFETY: `record` holds 16 bytes, the size of the words; the read
+                // needs no alignment.
+                let words = unsafe { ptr::read_unaligned(record.as_ptr().cast::<[u32; 4]>()) };
+                let (name, depth) = ((words[0] & 0xff) as usize, words[0] >> 8);
+                let (value, alpha, beta) = (words[1] as i32, words[2] as i32, words[3] as i32);
+                self.0.line(name, depth, value, alpha, beta);
+            }
         }
         match self.0.take_error() {
             Some(e) => Err(e),
-            None => Ok(records.len()),
+            None => Ok(buffer.len()),
         }
     }
 
@@ -150,33 +185,127 @@ mod tests {
         ]
     }
 
+    /// Formats buffers in the calling thread, and says it is behind or not as
+    /// `pattern` says, in turn: both kinds of buffer, in any order.
+    struct Pattern<W> {
+        out: W,
+        pattern: Vec<bool>,
+        asked: usize,
+    }
+
+    impl<W: Write> Chunks for Pattern<W> {
+        type Output = W;
+
+        fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()> {
+            self.out.write_all(&buffer[..len])
+        }
+
+        fn close(mut self) -> io::Result<W> {
+            self.out.flush()?;
+            Ok(self.out)
+        }
+
+        fn behind(&mut self) -> bool {
+            self.asked += 1;
+            self.pattern[self.asked % self.pattern.len()]
+        }
+    }
+
+    /// Passes buffers on to `C`, counting those of text.
+    struct Counting<C> {
+        out: C,
+        text_buffers: usize,
+    }
+
+    impl<C: Chunks> Chunks for Counting<C> {
+        type Output = (C::Output, usize);
+
+        fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()> {
+            let first = buffer[..len].first_chunk::<4>().copied();
+            self.text_buffers += usize::from(first.map(u32::from_ne_bytes) == Some(TEXT_MARK));
+            self.out.submit(buffer, len)
+        }
+
+        fn close(self) -> io::Result<Self::Output> {
+            Ok((self.out.close()?, self.text_buffers))
+        }
+
+        fn behind(&mut self) -> bool {
+            self.out.behind()
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
-        /// Lines that go through records and the formatting thread come out as the
-        /// log writer writes them directly, across several buffers of records.
+        /// Lines that go through records and the formatting thread, or are formatted
+        /// as text when the writer is behind, come out as the log writer writes them
+        /// directly, across several buffers.
         #[test]
-        fn records_format_as_the_log_writer_does(
+        fn records_and_text_format_as_the_log_writer_does(
             lines in prop::collection::vec((names(), 0u32..300, values(), values(), values()), 1..40),
             repeat in 1usize..3000,
+            behind in prop::collection::vec(any::<bool>(), 1..4),
         ) {
             let style = Style { line_end: LineEnd::Crlf, final_newline: false };
             let columns = Columns::ValueAlphaBeta;
             let lines = lines.iter().cycle().take(lines.len() * repeat);
             let mut direct = LogWriter::new(Vec::new(), style, columns, b"board");
-            let through_records = thread::scope(|scope| {
-                let log = LogWriter::new(Vec::new(), style, columns, b"board");
-                let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
-                for &(name, depth, value, alpha, beta) in lines {
-                    direct.node(name, depth, value, alpha, beta);
-                    records.node(name, depth, value, alpha, beta);
-                }
-                let Formatting(log) = records.finish().unwrap();
-                log.finish(false, |_| {}).unwrap().0
-            });
+            let log = LogWriter::new(Vec::new(), style, columns, b"board");
+            let pattern = Pattern { out: Formatting(log), pattern: behind, asked: 0 };
+            let mut records = RecordWriter::new(pattern, style, columns);
+            for &(name, depth, value, alpha, beta) in lines {
+                direct.node(name, depth, value, alpha, beta);
+                records.node(name, depth, value, alpha, beta);
+            }
+            let Formatting(log) = records.finish().unwrap();
+            let through_records = log.finish(false, |_| {}).unwrap().0;
             let direct = direct.finish(false, |_| {}).unwrap().0;
             prop_assert!(through_records == direct, "the outputs differ");
         }
+    }
+
+    /// A real search through the formatting thread, with the writer made slow so
+    /// that it falls behind, writes the log the log writer writes directly, and
+    /// some of its buffers are text.
+    #[test]
+    fn a_search_through_a_slow_writer_formats_some_buffers_as_text() {
+        /// Sleeps a little on each buffer.
+        struct Slow(Vec<u8>);
+        impl Write for Slow {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                thread::sleep(std::time::Duration::from_millis(2));
+                self.0.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let params = SearchParams {
+            depth: 9,
+            leaf_rule: LeafRule::PassAfterPass,
+            pruning: true,
+        };
+        let (style, columns) = (Style::default(), Columns::ValueAlphaBeta);
+        let board = Geometry::STANDARD.start();
+        let mut direct = LogWriter::new(Vec::new(), style, columns, b"board");
+        search(board, params, &Cs561, &mut direct);
+        let direct = direct.finish(false, |_| {}).unwrap().0;
+        let (through_thread, text_buffers) = thread::scope(|scope| {
+            let log = LogWriter::new(Slow(Vec::new()), style, columns, b"board");
+            let writer = Background::start(scope, Formatting(log));
+            let counting = Counting {
+                out: writer,
+                text_buffers: 0,
+            };
+            let mut records = RecordWriter::new(counting, style, columns);
+            search(board, params, &Cs561, &mut records);
+            let (Formatting(log), text_buffers) = records.finish().unwrap();
+            (log.finish(false, |_| {}).unwrap().0 .0, text_buffers)
+        });
+        assert!(through_thread == direct, "the outputs differ");
+        assert!(text_buffers > 0, "no buffer was formatted as text");
     }
 
     /// The formatting thread's write error stops the search (a cut-off depth far past
@@ -195,7 +324,8 @@ mod tests {
                 Columns::ValueAlphaBeta,
                 b"",
             );
-            let mut records = RecordWriter::new(Background::start(scope, Formatting(log)));
+            let writer = Background::start(scope, Formatting(log));
+            let mut records = RecordWriter::new(writer, Style::default(), Columns::ValueAlphaBeta);
             search(Geometry::STANDARD.start(), params, &Cs561, &mut records);
             assert!(records.stopped());
             records.finish().err().unwrap()
