@@ -95,21 +95,71 @@ impl Evaluation for Cs561 {
         total
     }
 
-    /// The turned discs are weighed by popcounts, like [`Cs561::score`], rather than
+    /// The turned discs are weighed by popcounts ([`TURNABLE_PLANES`]) rather than
     /// one by one: a loop over one to a few discs mispredicts its end about once a
-    /// move, which cost more than the nine popcounts (`make bench`).
+    /// move, which cost more than the popcounts (`make bench`).
     #[inline]
     fn placement_gain(&self, square: Square, flips: u64) -> i32 {
         let mut turned = 0;
         let mut i = 0;
-        while i < CS561_MASKS.len() {
-            let (weight, mask) = CS561_MASKS[i];
-            turned += weight * (flips & mask).count_ones() as i32;
+        while i < TURNABLE_PLANES.len() {
+            let (coefficient, plane) = TURNABLE_PLANES[i];
+            turned += coefficient * (flips & plane).count_ones() as i32;
             i += 1;
         }
         // A turned disc leaves MIN's sum and joins MAX's: it counts twice.
         CS561_BY_INDEX[square.index() as usize] + 2 * turned
     }
+}
+
+/// The weights of the squares a move can turn (all but the corners, which never lie
+/// between two discs) as sums over five planes: a square's weight is the sum of the
+/// coefficients of the planes that hold it. Five popcounts weigh turned discs where
+/// [`CS561_MASKS`] takes nine (the coefficients were found by a search over small
+/// integers; fewer than five planes cannot make the eight non-zero weights).
+const TURNABLE_PLANES: [(i32, u64); 5] = turnable_planes([-17, -4, -2, -1, 9]);
+
+const fn turnable_planes(coefficients: [i32; 5]) -> [(i32, u64); 5] {
+    let mut planes = [0u64; 5];
+    let mut cell = 0;
+    while cell < 64 {
+        let weight = CS561_WEIGHTS[cell / 8][cell % 8];
+        let corner = (cell == 0) | (cell == 7) | (cell == 56) | (cell == 63);
+        if !corner && weight != 0 {
+            // The first set of planes whose coefficients sum to the weight.
+            let mut set = 1;
+            loop {
+                assert!(set < 32, "a weight is no sum of the coefficients");
+                let mut sum = 0;
+                let mut plane = 0;
+                while plane < 5 {
+                    if set >> plane & 1 == 1 {
+                        sum += coefficients[plane];
+                    }
+                    plane += 1;
+                }
+                if sum == weight {
+                    break;
+                }
+                set += 1;
+            }
+            let mut plane = 0;
+            while plane < 5 {
+                if set >> plane & 1 == 1 {
+                    planes[plane] |= 1 << cell;
+                }
+                plane += 1;
+            }
+        }
+        cell += 1;
+    }
+    let mut out = [(0, 0u64); 5];
+    let mut plane = 0;
+    while plane < 5 {
+        out[plane] = (coefficients[plane], planes[plane]);
+        plane += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -132,6 +182,51 @@ mod tests {
         });
         let zeros = 0x0000_0018_1800_0000u64;
         assert_eq!(union, !zeros);
+    }
+
+    /// The planes give every square a move can turn its weight, and the corners none.
+    #[test]
+    fn turnable_planes_sum_to_each_weight() {
+        for cell in 0..64 {
+            let in_planes: i32 = TURNABLE_PLANES
+                .iter()
+                .filter(|(_, plane)| plane >> cell & 1 == 1)
+                .map(|(coefficient, _)| coefficient)
+                .sum();
+            let corner = [0, 7, 56, 63].contains(&cell);
+            let expected = if corner {
+                0
+            } else {
+                CS561_WEIGHTS[cell / 8][cell % 8]
+            };
+            assert_eq!(in_planes, expected, "cell {cell}");
+        }
+    }
+
+    /// Over every move of random games, the gain is the placed square's weight plus
+    /// twice the turned squares', counted one by one.
+    #[test]
+    fn placement_gain_counts_each_turned_disc_twice() {
+        let mut random = crate::splitmix::SplitMix64::new(561);
+        let mut moves = 0;
+        for _ in 0..200 {
+            let mut board = crate::board::Geometry::STANDARD.start();
+            while board.moves() != 0 || board.pass().moves() != 0 {
+                let legal: Vec<Square> = Squares(board.moves()).collect();
+                if legal.is_empty() {
+                    board = board.pass();
+                    continue;
+                }
+                let square = legal[random.next_u64() as usize % legal.len()];
+                let flips = board.flips(square);
+                let expected = CS561_BY_INDEX[square.index() as usize]
+                    + 2 * by_cell_loop(&CS561_WEIGHTS, flips);
+                assert_eq!(Cs561.placement_gain(square, flips), expected);
+                board = board.play(square);
+                moves += 1;
+            }
+        }
+        assert!(moves > 10_000);
     }
 
     #[test]
