@@ -18,8 +18,8 @@ pub trait Chunks {
     /// Waits until everything submitted is written, and returns the output.
     fn close(self) -> io::Result<Self::Output>;
 
-    /// Whether buffers wait behind the one being written: the writer is not keeping
-    /// up. A writer in the calling thread never is.
+    /// Whether a buffer waits, not yet begun, ahead of the last one submitted: the
+    /// writer is not keeping up. A writer in the calling thread never is.
     fn behind(&mut self) -> bool {
         false
     }
@@ -39,8 +39,10 @@ impl<W: Write> Chunks for W {
     }
 }
 
-/// Buffers in use at most: one filling, one queued, one being written.
-const POOL: usize = 3;
+/// Buffers in use at most: one filling, one being written, up to three waiting.
+/// A queue that deep tells a writer that falls behind from one merely busy
+/// ([`Chunks::behind`]); a shallower one made the search format too much itself.
+const POOL: usize = 5;
 
 /// Writes buffers on a thread of `scope`, so that writing overlaps the search.
 pub struct Background<'scope, W> {
@@ -58,7 +60,8 @@ pub struct Background<'scope, W> {
 impl<'scope, W: Write + Send + 'scope> Background<'scope, W> {
     /// Starts the writing thread for `out`.
     pub fn start<'env>(scope: &'scope Scope<'scope, 'env>, mut out: W) -> Self {
-        let (to_writer, queued) = mpsc::sync_channel::<(Box<[u8]>, usize)>(1);
+        // The pool, not the channel, bounds the buffers waiting.
+        let (to_writer, queued) = mpsc::sync_channel::<(Box<[u8]>, usize)>(POOL);
         let (give_back, written) = mpsc::channel();
         let writer = scope.spawn(move || {
             for (buffer, len) in queued {
@@ -119,7 +122,8 @@ impl<'scope, W: Write + Send + 'scope> Chunks for Background<'scope, W> {
 
     fn behind(&mut self) -> bool {
         self.take_back_written();
-        self.in_flight > 1
+        // The last one submitted, the one being written, and one more.
+        self.in_flight > 2
     }
 
     fn close(self) -> io::Result<W> {
