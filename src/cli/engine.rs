@@ -7,10 +7,12 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
 use super::UsageError;
+use crate::board::{Board, Geometry, Square, Squares};
 use crate::engine::train::{fit, generate, TrainParams};
 use crate::engine::Engine;
 use crate::eval::pattern::Weights;
 use crate::format::umea;
+use crate::splitmix::SplitMix64;
 
 /// Arguments of `reversi engine`.
 #[derive(Debug, Args)]
@@ -28,6 +30,18 @@ enum EngineCommand {
         /// The position as `reversi umea` reads it: W or B (side to move), then 64
         /// cells row-major, E, O (white) or X (black).
         position: String,
+    },
+    /// Measure the search's speed: fixed-depth searches (a fresh table each) of
+    /// positions of random games (SplitMix64 from `--seed`, 2 positions each with
+    /// 44, 40, 36, 32, 28 and 24 empty cells); prints each search's nodes and time,
+    /// then the total nodes per second.
+    Speed {
+        /// Plies of every search.
+        #[arg(long, default_value_t = 12)]
+        depth: u32,
+        /// Seed of the random games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Fit the pattern evaluation's weights to positions labelled by exact solves of
     /// self-played games and write them (README, "Umea": the recipe of
@@ -81,6 +95,28 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 umea::answer(thought.best),
                 thought.nodes,
                 started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        EngineCommand::Speed { depth, seed } => {
+            let (mut nodes, mut seconds) = (0u64, 0f64);
+            for board in speed_positions(seed) {
+                let mut engine = Engine::new();
+                let started = Instant::now();
+                let thought = engine.search_to_depth(board, depth);
+                let elapsed = started.elapsed().as_secs_f64();
+                println!(
+                    "{} empties: best {} nodes {} in {elapsed:.3} s",
+                    (!(board.own | board.opp)).count_ones(),
+                    umea::answer(thought.best),
+                    thought.nodes
+                );
+                nodes += thought.nodes;
+                seconds += elapsed;
+            }
+            println!(
+                "depth {depth}: {nodes} nodes in {seconds:.3} s, {:.2}M nodes/s",
+                nodes as f64 / seconds / 1e6
             );
             Ok(())
         }
@@ -146,4 +182,35 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The positions `reversi engine speed` searches: random games from `seed`, each cut
+/// at 44, 40, 36, 32, 28 and 24 empty cells in turn (two games per count; a game that
+/// ends early is replaced by the next).
+fn speed_positions(seed: u64) -> Vec<Board> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    for empties in [44, 40, 36, 32, 28, 24] {
+        let mut found = 0;
+        while found < 2 {
+            let mut board = Geometry::STANDARD.start();
+            while (!(board.own | board.opp)).count_ones() > empties {
+                let mut moves = board.moves();
+                if moves == 0 {
+                    board = board.pass();
+                    moves = board.moves();
+                    if moves == 0 {
+                        break;
+                    }
+                }
+                let choices: Vec<Square> = Squares(moves).collect();
+                board = board.play(choices[rng.below(choices.len() as u64) as usize]);
+            }
+            if board.moves() != 0 && (!(board.own | board.opp)).count_ones() == empties {
+                out.push(board);
+                found += 1;
+            }
+        }
+    }
+    out
 }

@@ -220,6 +220,37 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Deepens heuristically to `depth` plies without a clock, as [`Engine::think`]
+    /// does (same search, ProbCut included): the measure of the search's speed
+    /// (`reversi engine speed`). `depth` is the deepest search completed.
+    pub fn search_to_depth(&mut self, board: Board, depth: u32) -> Thought {
+        let far = Instant::now() + Duration::from_secs(1 << 30);
+        let mut thought = Thought {
+            best: None,
+            depth: 0,
+            solved: false,
+            proved: None,
+            value: 0,
+            nodes: 0,
+        };
+        let mut order: Vec<Square> = Squares(board.moves()).collect();
+        if order.is_empty() {
+            return thought;
+        }
+        let mut searcher = Searcher::new(&mut self.table, embedded(), far);
+        for plies in 1..=depth {
+            if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
+                thought.best = Some(result.best);
+                thought.value = result.value;
+                thought.depth = plies;
+            }
+        }
+        thought.nodes = searcher.nodes;
+        thought
+    }
+}
+
 /// How deep [`Engine::solve`] searches heuristically to order the root moves.
 const SOLVE_ORDERING_DEPTH: u32 = 8;
 

@@ -12,7 +12,7 @@ use super::table::{Bound, Entry, Table, TO_THE_END};
 use super::{offer, Offer};
 use crate::board::{Board, Square, Squares};
 use crate::eval::othello::final_score;
-use crate::eval::pattern::Weights;
+use crate::eval::pattern::{layout, Features, Layout, Weights};
 
 /// Larger than every score.
 pub const INFINITE: i32 = 1 << 24;
@@ -131,6 +131,7 @@ impl MoveList {
 pub struct Searcher<'a> {
     table: &'a mut Table,
     weights: &'a Weights,
+    layout: &'static Layout,
     deadline: Instant,
     /// Nodes visited so far.
     pub nodes: u64,
@@ -167,6 +168,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             table,
             weights,
+            layout: layout(),
             deadline,
             nodes: 0,
             stopped: false,
@@ -209,12 +211,15 @@ impl<'a> Searcher<'a> {
         high: i32,
     ) -> Option<RootResult> {
         let empties = (!(board.own | board.opp)).count_ones();
+        let features = self.layout.features(board);
         let mut alpha = low;
         let mut best: Option<(usize, i32)> = None;
         for (i, &square) in order.iter().enumerate() {
-            let child = board.play(square);
+            let flips = board.flips(square);
+            let child = board.play_flipping(square, flips);
+            let child_features = self.layout.play(&features, square.index(), flips);
             let probe = |s: &mut Self, lo: i32, hi: i32| match depth {
-                Depth::Plies(d) => -s.midgame(child, d - 1, -hi, -lo),
+                Depth::Plies(d) => -s.heuristic(child, &child_features, d - 1, -hi, -lo),
                 Depth::End => -s.endgame(child, empties - 1, -hi, -lo),
             };
             let value = if best.is_none() {
@@ -249,7 +254,20 @@ impl<'a> Searcher<'a> {
 
     /// The heuristic value of `board` for the side to move, `depth` plies deep (a pass
     /// costs no ply), within the window `alpha`..`beta`.
-    pub fn midgame(&mut self, board: Board, depth: i32, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn midgame(&mut self, board: Board, depth: i32, alpha: i32, beta: i32) -> i32 {
+        let features = self.layout.features(board);
+        self.heuristic(board, &features, depth, alpha, beta)
+    }
+
+    /// [`Searcher::midgame`] with the evaluation's features of `board` known.
+    fn heuristic(
+        &mut self,
+        board: Board,
+        features: &Features,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         if self.tick() {
             return 0;
         }
@@ -260,10 +278,12 @@ impl<'a> Searcher<'a> {
                 let (own, opp) = board.counts();
                 return final_score(own, opp);
             }
-            return -self.midgame(passed, depth, -beta, -alpha);
+            return -self.heuristic(passed, &features.pass(), depth, -beta, -alpha);
         }
         if depth <= 0 {
-            return self.weights.evaluate(board);
+            return self
+                .weights
+                .evaluate_features(board, features, moves.count_ones());
         }
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
@@ -280,16 +300,21 @@ impl<'a> Searcher<'a> {
             }
         }
         if self.probcut && depth >= PROBCUT_MIN_DEPTH {
-            if let Some(value) = self.probcut(board, depth, alpha, beta) {
+            if let Some(value) = self.probcut(board, features, depth, alpha, beta) {
                 return value;
             }
         }
         let list = MoveList::new(board, moves, first, depth >= 3);
-        let Some((best, best_move)) =
-            self.principal_variation(board, &list, alpha, beta, |s, child, lo, hi| {
-                -s.midgame(child, depth - 1, -hi, -lo)
-            })
-        else {
+        let Some((best, best_move)) = self.principal_variation(
+            board,
+            &list,
+            alpha,
+            beta,
+            |s, square, flips, child, lo, hi| {
+                let child_features = s.layout.play(features, square.index(), flips);
+                -s.heuristic(child, &child_features, depth - 1, -hi, -lo)
+            },
+        ) else {
             return 0;
         };
         self.remember(board, best, depth as u8, alpha, beta, best_move);
@@ -300,12 +325,19 @@ impl<'a> Searcher<'a> {
     /// from it by a spread measured for each depth; when the shallow value is far
     /// enough above `beta` (or below `alpha`) that the deep one is very likely there
     /// too, the bound is returned without the deep search.
-    fn probcut(&mut self, board: Board, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+    fn probcut(
+        &mut self,
+        board: Board,
+        features: &Features,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         let shallow = 2 * (depth / 4) + (depth & 1);
         let margin = PROBCUT_SPREAD[depth.min(PROBCUT_SPREAD.len() as i32 - 1) as usize];
         let high = beta + margin;
         if high < PROBCUT_LIMIT {
-            let value = self.midgame(board, shallow, high - 1, high);
+            let value = self.heuristic(board, features, shallow, high - 1, high);
             if self.stopped {
                 return Some(0);
             }
@@ -315,7 +347,7 @@ impl<'a> Searcher<'a> {
         }
         let low = alpha - margin;
         if low > -PROBCUT_LIMIT {
-            let value = self.midgame(board, shallow, low, low + 1);
+            let value = self.heuristic(board, features, shallow, low, low + 1);
             if self.stopped {
                 return Some(0);
             }
@@ -328,27 +360,29 @@ impl<'a> Searcher<'a> {
 
     /// Principal-variation search over the children of `board` in `list`'s order: the
     /// first with the window `alpha`..`beta`, the others with a null window first and
-    /// again with the full one only if they beat `alpha`. `child_value(self, child,
-    /// lo, hi)` is a child's value for the side to move within `lo`..`hi`. Returns the
-    /// best value and move (fail-soft), or `None` when the deadline stopped the search.
+    /// again with the full one only if they beat `alpha`. `child_value(self, square,
+    /// flips, child, lo, hi)` is the value, for its side to move within `lo`..`hi`, of
+    /// the child reached by playing `square` (turning `flips`). Returns the best value
+    /// and move (fail-soft), or `None` when the deadline stopped the search.
     fn principal_variation(
         &mut self,
         board: Board,
         list: &MoveList,
         mut alpha: i32,
         beta: i32,
-        child_value: impl Fn(&mut Self, Board, i32, i32) -> i32,
+        child_value: impl Fn(&mut Self, Square, u64, Board, i32, i32) -> i32,
     ) -> Option<(i32, Option<Square>)> {
         let mut best = -INFINITE;
         let mut best_move = None;
         for square in list.squares() {
-            let child = board.play(square);
+            let flips = board.flips(square);
+            let child = board.play_flipping(square, flips);
             let value = if best_move.is_none() {
-                child_value(self, child, alpha, beta)
+                child_value(self, square, flips, child, alpha, beta)
             } else {
-                let value = child_value(self, child, alpha, alpha + 1);
+                let value = child_value(self, square, flips, child, alpha, alpha + 1);
                 if value > alpha && value < beta && !self.stopped {
-                    child_value(self, child, alpha, beta)
+                    child_value(self, square, flips, child, alpha, beta)
                 } else {
                     value
                 }
@@ -430,7 +464,7 @@ impl<'a> Searcher<'a> {
         }
         let list = MoveList::fastest_first(board, moves, first);
         let Some((best, best_move)) =
-            self.principal_variation(board, &list, alpha, beta, |s, child, lo, hi| {
+            self.principal_variation(board, &list, alpha, beta, |s, _, _, child, lo, hi| {
                 -s.endgame(child, empties - 1, -hi, -lo)
             })
         else {

@@ -149,6 +149,35 @@ pub struct Layout {
     /// a smaller index): configurations that a symmetry mapping the pattern's cells
     /// onto themselves turns into each other.
     pub canonical: Vec<u32>,
+    /// For each cell, the placements that read it, as `(placement, power)`: the
+    /// placement's index grows by `power` for each unit its digit grows.
+    cell_terms: [Vec<(u8, u32)>; 64],
+}
+
+/// How many placements the patterns have on the board (every instance of
+/// [`Layout::instances`]).
+pub const PLACEMENTS: usize = 46;
+
+/// The weight indices (within a stage) of every placement, kept up to date move by
+/// move ([`Layout::features`], [`Layout::play`]) rather than read from the whole
+/// board at each evaluation: from the side to move's view (digit 1 its discs, 2 the
+/// opponent's) and from the opponent's, which becomes the side to move's after a move
+/// or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    own: [u32; PLACEMENTS],
+    opp: [u32; PLACEMENTS],
+}
+
+impl Features {
+    /// The features of the same discs with the other side to move.
+    #[inline]
+    pub fn pass(&self) -> Features {
+        Features {
+            own: self.opp,
+            opp: self.own,
+        }
+    }
 }
 
 impl Layout {
@@ -209,12 +238,61 @@ impl Layout {
         for extra in 0..EXTRAS {
             canonical.push((offset + extra) as u32);
         }
+        assert_eq!(instances.len(), PLACEMENTS);
+        let mut cell_terms: [Vec<(u8, u32)>; 64] = std::array::from_fn(|_| Vec::new());
+        for (placement, instance) in instances.iter().enumerate() {
+            let n = instance.cells.len();
+            for (digit, &cell) in instance.cells.iter().enumerate() {
+                let power = 3u32.pow((n - 1 - digit) as u32);
+                cell_terms[cell as usize].push((placement as u8, power));
+            }
+        }
         Layout {
             offsets,
             per_stage: offset + EXTRAS,
             instances,
             canonical,
+            cell_terms,
         }
+    }
+
+    /// The features of `board`, read from every cell.
+    pub fn features(&self, board: Board) -> Features {
+        let mut features = Features {
+            own: [0; PLACEMENTS],
+            opp: [0; PLACEMENTS],
+        };
+        for (slot, index) in features.own.iter_mut().zip(self.indices(board)) {
+            *slot = index as u32;
+        }
+        for (slot, index) in features.opp.iter_mut().zip(self.indices(board.pass())) {
+            *slot = index as u32;
+        }
+        features
+    }
+
+    /// The features after the side to move of `features` plays `square`, turning
+    /// `flips` (the position's [`Board::flips`]): seen from the opponent, who moves
+    /// next, as [`Board::play`].
+    #[inline]
+    pub fn play(&self, features: &Features, square: u8, flips: u64) -> Features {
+        let (mut own, mut opp) = (features.own, features.opp);
+        // The new disc: digit 0 to 1 for the mover's view, 0 to 2 for the other.
+        for &(placement, power) in &self.cell_terms[square as usize] {
+            own[placement as usize] += power;
+            opp[placement as usize] += 2 * power;
+        }
+        // Each flipped disc: digit 2 to 1 for the mover's view, 1 to 2 for the other.
+        let mut rest = flips;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for &(placement, power) in &self.cell_terms[cell] {
+                own[placement as usize] -= power;
+                opp[placement as usize] += power;
+            }
+        }
+        Features { own: opp, opp: own }
     }
 
     /// The weight indices (within a stage) that `board` reads, one per placement.
@@ -246,7 +324,13 @@ pub fn layout() -> &'static Layout {
 /// balance (discs next to an empty cell, the opponent's less one's own).
 #[inline]
 pub fn extras(board: Board) -> [i32; EXTRAS] {
-    let own_moves = board.moves().count_ones() as i32;
+    extras_with_moves(board, board.moves().count_ones())
+}
+
+/// [`extras`] with the number of moves of the side to move known.
+#[inline]
+fn extras_with_moves(board: Board, own_moves: u32) -> [i32; EXTRAS] {
+    let own_moves = own_moves as i32;
     let opp_moves = board.pass().moves().count_ones() as i32;
     let empty = !(board.own | board.opp);
     let west = (empty >> 1) & !0x8080_8080_8080_8080;
@@ -383,6 +467,26 @@ impl Weights {
         }
     }
 
+    /// [`Weights::evaluate`] from the features of `board` (its [`Layout::features`],
+    /// kept up to date move by move) and the number of moves of its side to move:
+    /// the same value, without reading the board's cells.
+    #[inline]
+    pub fn evaluate_features(&self, board: Board, features: &Features, own_moves: u32) -> i32 {
+        let empties = (!(board.own | board.opp)).count_ones();
+        let weights = &self.stages[stage(empties)];
+        let mut total: i32 = features
+            .own
+            .iter()
+            .map(|&i| weights[i as usize] as i32)
+            .sum();
+        let base = weights.len() - EXTRAS;
+        let [constant, mobility, frontier] = extras_with_moves(board, own_moves);
+        total += weights[base] as i32 * constant
+            + weights[base + 1] as i32 * mobility
+            + weights[base + 2] as i32 * frontier;
+        total.clamp(-LIMIT, LIMIT)
+    }
+
     /// The score of `board` for the side to move, unclamped.
     #[inline]
     pub fn score(&self, board: Board) -> i32 {
@@ -516,6 +620,43 @@ mod tests {
                     };
                     assert_eq!(weights.score(image), score, "{board:?} symmetry {k}");
                 }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Along a random game (its moves chosen by `seed`), with its passes, the
+        /// features kept move by move equal those read from the board, and so do the
+        /// evaluations.
+        #[test]
+        fn features_kept_move_by_move_match_the_board(seed: u64) {
+            let layout = layout();
+            let weights = embedded();
+            let mut rng = crate::splitmix::SplitMix64::new(seed);
+            let mut board = Geometry::STANDARD.start();
+            let mut features = layout.features(board);
+            loop {
+                proptest::prop_assert_eq!(features, layout.features(board));
+                let moves = board.moves();
+                proptest::prop_assert_eq!(
+                    weights.evaluate_features(board, &features, moves.count_ones()),
+                    weights.evaluate(board)
+                );
+                if moves == 0 {
+                    board = board.pass();
+                    features = features.pass();
+                    if board.moves() == 0 {
+                        break;
+                    }
+                    continue;
+                }
+                let choices: Vec<_> = Squares(moves).collect();
+                let square = choices[rng.below(choices.len() as u64) as usize];
+                let flips = board.flips(square);
+                features = layout.play(&features, square.index(), flips);
+                board = board.play_flipping(square, flips);
             }
         }
     }
