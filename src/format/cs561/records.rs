@@ -270,11 +270,12 @@ mod tests {
     /// some of its buffers are text.
     #[test]
     fn a_search_through_a_slow_writer_formats_some_buffers_as_text() {
-        /// Sleeps a little on each buffer.
+        /// Sleeps on each buffer longer than the search takes to fill one, even
+        /// unoptimised (about 16 Ki lines).
         struct Slow(Vec<u8>);
         impl Write for Slow {
             fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                thread::sleep(std::time::Duration::from_millis(2));
+                thread::sleep(std::time::Duration::from_millis(25));
                 self.0.extend_from_slice(buf);
                 Ok(buf.len())
             }
