@@ -64,8 +64,8 @@ pub(crate) fn offer(value: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> O
     Offer::Best
 }
 
-/// What one call of [`Engine::think`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What one call of [`Engine::think`] found (by default: nothing yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Thought {
     /// The move to play; `None` when the side to move has none (pass).
     pub best: Option<Square>,
@@ -120,14 +120,7 @@ impl Engine {
         let start = Instant::now();
         let budget = deadline.saturating_duration_since(start);
         let moves = board.moves();
-        let mut thought = Thought {
-            best: None,
-            depth: 0,
-            solved: false,
-            proved: None,
-            value: 0,
-            nodes: 0,
-        };
+        let mut thought = Thought::default();
         if moves == 0 {
             return thought;
         }
@@ -226,14 +219,7 @@ impl Engine {
     /// (`reversi engine speed`). `depth` is the deepest search completed.
     pub fn search_to_depth(&mut self, board: Board, depth: u32) -> Thought {
         let far = Instant::now() + Duration::from_secs(1 << 30);
-        let mut thought = Thought {
-            best: None,
-            depth: 0,
-            solved: false,
-            proved: None,
-            value: 0,
-            nodes: 0,
-        };
+        let mut thought = Thought::default();
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             return thought;
