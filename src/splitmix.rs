@@ -2,6 +2,8 @@
 //! numbers on every machine and release: `gen`'s cases and the engine's training games
 //! are reproducible from their seeds.
 
+use crate::board::{Board, Square, Squares};
+
 /// The generator's state.
 pub struct SplitMix64(u64);
 
@@ -23,6 +25,26 @@ impl SplitMix64 {
     /// A number below `n` (the remainder of the next number).
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
+    }
+
+    /// One of `squares` (not empty), each as likely: the [`below`](Self::below)
+    /// the count-th in ascending order.
+    pub fn square_of(&mut self, squares: u64) -> Square {
+        let pick = self.below(u64::from(squares.count_ones()));
+        Squares(squares)
+            .nth(pick as usize)
+            .expect("a square below the count")
+    }
+
+    /// One step of a random game from `board`: a legal move chosen by
+    /// [`square_of`](Self::square_of), or the pass of a side without one; `None` once
+    /// neither side can move.
+    pub fn step(&mut self, board: Board) -> Option<Board> {
+        match board.moves() {
+            0 if board.pass().moves() == 0 => None,
+            0 => Some(board.pass()),
+            moves => Some(board.play(self.square_of(moves))),
+        }
     }
 
     /// A number in `low..=high` (the high bits of the next number times the span).

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
 use super::UsageError;
-use crate::board::{Board, Geometry, Square, Squares};
+use crate::board::{Board, Geometry};
 use crate::engine::train::{fit, generate, TrainParams};
 use crate::engine::Engine;
 use crate::eval::pattern::Weights;
@@ -195,16 +195,10 @@ fn speed_positions(seed: u64) -> Vec<Board> {
         while found < 2 {
             let mut board = Geometry::STANDARD.start();
             while (!(board.own | board.opp)).count_ones() > empties {
-                let mut moves = board.moves();
-                if moves == 0 {
-                    board = board.pass();
-                    moves = board.moves();
-                    if moves == 0 {
-                        break;
-                    }
+                match rng.step(board) {
+                    Some(next) => board = next,
+                    None => break,
                 }
-                let choices: Vec<Square> = Squares(moves).collect();
-                board = board.play(choices[rng.below(choices.len() as u64) as usize]);
             }
             if board.moves() != 0 && (!(board.own | board.opp)).count_ones() == empties {
                 out.push(board);

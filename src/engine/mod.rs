@@ -301,22 +301,15 @@ mod tests {
         // Random playouts from the start to 7-10 empty cells: the solver's ordered
         // and shallow parts both count, with narrow and wide windows.
         let mut rng = crate::splitmix::SplitMix64::new(11);
-        let mut next = || rng.next_u64();
         let mut checked = 0;
         while checked < 24 {
-            let stop = 7 + (next() % 4) as u32;
+            let stop = 7 + rng.below(4) as u32;
             let mut board = Geometry::STANDARD.start();
             while (!(board.own | board.opp)).count_ones() > stop {
-                let moves = board.moves();
-                if moves == 0 {
-                    board = board.pass();
-                    if board.moves() == 0 {
-                        break;
-                    }
-                    continue;
+                match rng.step(board) {
+                    Some(next) => board = next,
+                    None => break,
                 }
-                let choices: Vec<Square> = Squares(moves).collect();
-                board = board.play(choices[(next() % choices.len() as u64) as usize]);
             }
             let empties = (!(board.own | board.opp)).count_ones();
             let exact = brute_force(board);

@@ -83,10 +83,10 @@ fn playing_search(board: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
 /// The move of the game player: random one time in `random_one_in`, else the best
 /// by [`playing_search`] (ties broken at random).
 fn playing_move(board: Board, params: &TrainParams, rng: &mut SplitMix64) -> Square {
-    let moves: Vec<Square> = Squares(board.moves()).collect();
     if rng.below(params.random_one_in) == 0 {
-        return moves[rng.below(moves.len() as u64) as usize];
+        return rng.square_of(board.moves());
     }
+    let moves: Vec<Square> = Squares(board.moves()).collect();
     let mut best = Vec::new();
     let mut best_value = i32::MIN;
     for &square in &moves {

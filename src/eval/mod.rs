@@ -212,12 +212,11 @@ mod tests {
         for _ in 0..200 {
             let mut board = crate::board::Geometry::STANDARD.start();
             while board.moves() != 0 || board.pass().moves() != 0 {
-                let legal: Vec<Square> = Squares(board.moves()).collect();
-                if legal.is_empty() {
+                if board.moves() == 0 {
                     board = board.pass();
                     continue;
                 }
-                let square = legal[random.next_u64() as usize % legal.len()];
+                let square = random.square_of(board.moves());
                 let flips = board.flips(square);
                 let expected = CS561_BY_INDEX[square.index() as usize]
                     + 2 * by_cell_loop(&CS561_WEIGHTS, flips);

@@ -652,8 +652,7 @@ mod tests {
                     }
                     continue;
                 }
-                let choices: Vec<_> = Squares(moves).collect();
-                let square = choices[rng.below(choices.len() as u64) as usize];
+                let square = rng.square_of(moves);
                 let flips = board.flips(square);
                 features = layout.play(&features, square.index(), flips);
                 board = board.play_flipping(square, flips);
