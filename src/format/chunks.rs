@@ -52,8 +52,6 @@ pub struct Background<'scope, W> {
     spares: Vec<Box<[u8]>>,
     /// Buffers made so far (the caller's first one included).
     made: usize,
-    /// Buffers submitted and not yet given back.
-    in_flight: usize,
     writer: ScopedJoinHandle<'scope, io::Result<W>>,
 }
 
@@ -77,7 +75,6 @@ impl<'scope, W: Write + Send + 'scope> Background<'scope, W> {
             written,
             spares: Vec::new(),
             made: 1,
-            in_flight: 0,
             writer,
         }
     }
@@ -88,10 +85,12 @@ impl<'scope, W: Write + Send + 'scope> Background<'scope, W> {
 
     /// Keeps the buffers the writer has given back since the last call.
     fn take_back_written(&mut self) {
-        while let Ok(spare) = self.written.try_recv() {
-            self.spares.push(spare);
-            self.in_flight -= 1;
-        }
+        self.spares.extend(self.written.try_iter());
+    }
+
+    /// Buffers submitted and not yet given back: all but the caller's and the spares.
+    fn in_flight(&self) -> usize {
+        self.made - 1 - self.spares.len()
     }
 }
 
@@ -106,24 +105,18 @@ impl<'scope, W: Write + Send + 'scope> Chunks for Background<'scope, W> {
                 self.made += 1;
                 vec![0; buffer.len()].into_boxed_slice()
             }
-            None => {
-                let spare = self.written.recv().map_err(|_| Self::stopped())?;
-                self.in_flight -= 1;
-                spare
-            }
+            None => self.written.recv().map_err(|_| Self::stopped())?,
         };
         let full = mem::replace(buffer, spare);
         self.to_writer
             .send((full, len))
-            .map_err(|_| Self::stopped())?;
-        self.in_flight += 1;
-        Ok(())
+            .map_err(|_| Self::stopped())
     }
 
     fn behind(&mut self) -> bool {
         self.take_back_written();
         // The last one submitted, the one being written, and one more.
-        self.in_flight > 2
+        self.in_flight() > 2
     }
 
     fn close(self) -> io::Result<W> {
