@@ -211,8 +211,8 @@ impl<C: Chunks> LogWriter<C> {
         writer
     }
 
-    /// Appends bytes of any length (the prefix, the header, text formatted elsewhere).
-    pub(super) fn push_bytes(&mut self, mut bytes: &[u8]) {
+    /// Appends bytes of any length (the prefix, the header, a final line end).
+    fn push_bytes(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
             let room = BUFFER_BYTES - self.filled.min(BUFFER_BYTES);
             let take = bytes.len().min(room.max(1));
@@ -223,6 +223,23 @@ impl<C: Chunks> LogWriter<C> {
                 self.flush_buffer();
             }
         }
+    }
+
+    /// Writes whole lines formatted elsewhere after those buffered, handing them on as
+    /// they are rather than copying them into the buffer.
+    pub(super) fn write_lines(&mut self, lines: &[u8]) {
+        if lines.is_empty() {
+            return;
+        }
+        if self.filled > 0 {
+            self.flush_buffer();
+        }
+        if self.error.is_none() {
+            if let Err(e) = self.out.submit_bytes(lines) {
+                self.error = Some(e);
+            }
+        }
+        self.flushed = true;
     }
 
     fn flush_buffer(&mut self) {

@@ -6,7 +6,7 @@
 //! Formatting and writing take the writing thread longer than the search takes to
 //! store the records. When buffers wait for it, the search's thread formats its next
 //! buffer itself, as text, which costs it less than records cost the two threads
-//! together; the writing thread then only copies that text. The work so shares
+//! together; the writing thread then writes that text as it is. The work so shares
 //! itself between the two threads, on any machine and any log.
 
 use std::io::{self, Write};
@@ -132,7 +132,7 @@ impl<C: Chunks> Write for Formatting<C> {
     fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
         let first = buffer.first_chunk::<4>().copied().map(u32::from_ne_bytes);
         if first == Some(TEXT_MARK) {
-            self.0.push_bytes(&buffer[RECORD_BYTES..]);
+            self.0.write_lines(&buffer[RECORD_BYTES..]);
         } else {
             debug_assert_eq!(buffer.len() % RECORD_BYTES, 0, "whole records only");
             for record in buffer.chunks_exact(RECORD_BYTES) {
