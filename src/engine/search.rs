@@ -11,23 +11,39 @@ use std::time::Instant;
 use super::table::{Bound, Entry, Table, TO_THE_END};
 use super::{offer, Offer};
 use crate::board::{Board, Square, Squares};
-use crate::eval::othello::final_score;
+use crate::eval::othello::{final_score, stable_discs};
 use crate::eval::pattern::{layout, Features, Layout, Weights};
 
 /// Larger than every score.
 pub const INFINITE: i32 = 1 << 24;
 
-/// Positions with at most this many empty cells are solved without ordering or table.
+/// Positions with at most this many empty cells are solved without table or sorting
+/// (parity and a fixed order of cells, see [`Searcher::shallow`]).
 const SHALLOW_SOLVE: u32 = 7;
 
 /// ProbCut applies from this depth on.
 const PROBCUT_MIN_DEPTH: i32 = 3;
 
-/// ProbCut's margin by depth, in evaluation units: about 1.5 standard deviations of
-/// the difference between a search of that depth and the shallow one, measured
-/// (4-5.5 discs) on 95 positions of random games with 18-52 empty cells and the
-/// learned evaluation; 10 and deeper as 10.
-const PROBCUT_SPREAD: [i32; 11] = [0, 0, 0, 650, 600, 600, 800, 700, 600, 550, 700];
+/// ProbCut's deepest depth with its own spreads; deeper searches use its spreads.
+const PROBCUT_DEEPEST: i32 = 11;
+
+/// The standard deviation, in evaluation units, of the difference between a search of
+/// depth 3..=11 (the column) and ProbCut's shallow search of it, by stage of the
+/// position (the row: 45 or more empty cells, 37-44, 29-36, 28 or fewer). Measured
+/// with the learned evaluation, without ProbCut, on 280 positions of the engine's
+/// games against Zebra (8 for each count of empty cells from 20 to 54); the margin is
+/// 1.5 of these. The deep value follows the shallow one with a slope of 0.84-1.08,
+/// so the margin alone carries the prediction.
+const PROBCUT_SIGMA: [[i32; 9]; 4] = [
+    [241, 183, 199, 226, 206, 159, 131, 170, 149],
+    [282, 243, 228, 324, 327, 300, 233, 354, 286],
+    [306, 231, 186, 299, 287, 270, 264, 306, 256],
+    [400, 304, 288, 421, 337, 368, 359, 429, 358],
+];
+
+/// Ordering weight of the opponent's potential mobility (empty cells next to the
+/// mover's discs) in the solver's fastest-first ordering, against 16 per reply.
+const POTENTIAL_WEIGHT: i32 = 4;
 
 /// ProbCut is tried only with bounds well inside the heuristic range.
 const PROBCUT_LIMIT: i32 = 3_000;
@@ -53,6 +69,9 @@ const ORDER_WEIGHTS: [i32; 64] = {
     }
     out
 };
+
+/// The cells next to a corner (X- and C-squares): played last in the shallow solver.
+const X_AND_C: u64 = 0x42c3_0000_0000_c342;
 
 /// The four corner cells.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -91,7 +110,8 @@ impl MoveList {
 
     /// `moves` ordered for the exact solver: `first` (a table move) if legal, then
     /// fastest first (fewest replies for the opponent, corners counted as two
-    /// replies fewer), then moves into a quadrant with an odd number of empty cells.
+    /// replies fewer, and a quarter of a reply per cell of the opponent's potential
+    /// mobility), then moves into a quadrant with an odd number of empty cells.
     fn fastest_first(board: Board, moves: u64, first: Option<Square>) -> MoveList {
         let mut list = MoveList {
             moves: [(0, Square::from_index(0)); 64],
@@ -112,6 +132,7 @@ impl MoveList {
                 let replies = child.moves();
                 let corners = (replies & CORNERS).count_ones() as i32;
                 -16 * (replies.count_ones() as i32 + corners)
+                    - POTENTIAL_WEIGHT * potential_mobility(child)
                     + if square.bit() & odd != 0 { 4 } else { 0 }
                     + if square.bit() & CORNERS != 0 { 8 } else { 0 }
             };
@@ -334,7 +355,15 @@ impl<'a> Searcher<'a> {
         beta: i32,
     ) -> Option<i32> {
         let shallow = 2 * (depth / 4) + (depth & 1);
-        let margin = PROBCUT_SPREAD[depth.min(PROBCUT_SPREAD.len() as i32 - 1) as usize];
+        let empties = (!(board.own | board.opp)).count_ones();
+        let stage = match empties {
+            45.. => 0,
+            37..=44 => 1,
+            29..=36 => 2,
+            _ => 3,
+        };
+        let sigma = PROBCUT_SIGMA[stage][(depth.min(PROBCUT_DEEPEST) - PROBCUT_MIN_DEPTH) as usize];
+        let margin = sigma * 3 / 2;
         let high = beta + margin;
         if high < PROBCUT_LIMIT {
             let value = self.heuristic(board, features, shallow, high - 1, high);
@@ -448,6 +477,18 @@ impl<'a> Searcher<'a> {
             }
             return -self.endgame(passed, empties, -beta, -alpha);
         }
+        // Stability cutoff: the side to move ends with at most 64 discs less the
+        // opponent's stable ones; when even that is no better than alpha, neither is
+        // the position. The opponent's disc count bounds its stable discs and costs
+        // nothing, so it is checked first.
+        let opp = board.opp.count_ones();
+        if final_score(64 - opp, opp) <= alpha {
+            let stable = stable_discs(board.opp, board.own).count_ones();
+            let bound = final_score(64 - stable, stable);
+            if bound <= alpha {
+                return bound;
+            }
+        }
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
             first = entry.best;
@@ -476,7 +517,8 @@ impl<'a> Searcher<'a> {
 
     /// The exact value of `board`, whose empty cells are `empty` (few), within
     /// `alpha`..`beta`: no table and no sorting; the moves in quadrants with an odd
-    /// number of empty cells first (parity), the last empty cell counted directly.
+    /// number of empty cells first (parity), within each parity corners first and
+    /// the cells next to a corner last, the last two empty cells by special code.
     /// `passed`: the other side has just passed.
     fn shallow(
         &mut self,
@@ -492,6 +534,11 @@ impl<'a> Searcher<'a> {
         if empty != 0 && empty & (empty - 1) == 0 {
             return last_empty(board, Square::from_index(empty.trailing_zeros() as u8));
         }
+        if empty.count_ones() == 2 {
+            let first = Square::from_index(empty.trailing_zeros() as u8);
+            let second = Square::from_index(63 - empty.leading_zeros() as u8);
+            return last_two(board, first, second, alpha, beta);
+        }
         let mut odd = 0;
         for quadrant in QUADRANTS {
             if (empty & quadrant).count_ones() & 1 == 1 {
@@ -499,7 +546,16 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut best = -INFINITE;
-        for cells in [empty & odd, empty & !odd] {
+        let (odd, even) = (empty & odd, empty & !odd);
+        let groups = [
+            odd & CORNERS,
+            odd & !CORNERS & !X_AND_C,
+            odd & X_AND_C,
+            even & CORNERS,
+            even & !CORNERS & !X_AND_C,
+            even & X_AND_C,
+        ];
+        for cells in groups {
             for square in Squares(cells) {
                 let flips = board.flips(square);
                 if flips == 0 {
@@ -523,6 +579,17 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// The potential mobility of the side to move of `board`: empty cells next to the
+/// opponent's discs.
+#[inline]
+fn potential_mobility(board: Board) -> i32 {
+    let x = board.opp;
+    let west = (x >> 1) & !0x8080_8080_8080_8080;
+    let east = (x << 1) & !0x0101_0101_0101_0101;
+    let row = x | west | east;
+    ((west | east | (row << 8) | (row >> 8)) & !(board.own | board.opp)).count_ones() as i32
+}
+
 /// The four 4x4 quadrants of the board.
 const QUADRANTS: [u64; 4] = [
     0x0000_0000_0f0f_0f0f,
@@ -530,6 +597,41 @@ const QUADRANTS: [u64; 4] = [
     0x0f0f_0f0f_0000_0000,
     0xf0f0_f0f0_0000_0000,
 ];
+
+/// The final score of `board` whose only empty cells are `first` and `second`, within
+/// `alpha`..`beta` (fail-soft).
+#[inline]
+fn last_two(board: Board, first: Square, second: Square, alpha: i32, beta: i32) -> i32 {
+    if let Some(value) = last_two_moves(board, first, second, beta) {
+        return value;
+    }
+    if let Some(value) = last_two_moves(board.pass(), first, second, -alpha) {
+        return -value;
+    }
+    let (own, opp) = board.counts();
+    final_score(own, opp)
+}
+
+/// The best final score of the side to move of `board` playing `first` or `second`
+/// (the last two empty cells), stopping at `beta`; `None` when it can play neither.
+#[inline]
+fn last_two_moves(board: Board, first: Square, second: Square, beta: i32) -> Option<i32> {
+    let mut best = None;
+    let flips = board.flips(first);
+    if flips != 0 {
+        let value = -last_empty(board.play_flipping(first, flips), second);
+        if value >= beta {
+            return Some(value);
+        }
+        best = Some(value);
+    }
+    let flips = board.flips(second);
+    if flips != 0 {
+        let value = -last_empty(board.play_flipping(second, flips), first);
+        return Some(best.map_or(value, |b: i32| b.max(value)));
+    }
+    best
+}
 
 /// The final score of `board` whose only empty cell is `square`: the side to move
 /// plays it if it can, else the other side, else it stays empty.
