@@ -5,6 +5,7 @@
 //! ([`crate::eval::pattern`], fitted by [`train`]), and an exact solver for the last
 //! empty cells.
 
+mod last_empties;
 pub mod naive;
 mod search;
 pub mod shaped;

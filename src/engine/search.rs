@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use super::table::{Bound, Entry, Table, TO_THE_END};
-use super::{offer, Offer};
+use super::{last_empties, offer, Offer};
 use crate::board::{Board, Square, Squares};
 use crate::eval::othello::final_score;
 use crate::eval::pattern::{layout, Features, Layout, Weights};
@@ -17,7 +17,8 @@ use crate::eval::pattern::{layout, Features, Layout, Weights};
 /// Larger than every score.
 pub const INFINITE: i32 = 1 << 24;
 
-/// Positions with at most this many empty cells are solved without ordering or table.
+/// Positions with at most this many empty cells are solved without ordering, table or
+/// clock ([`last_empties`]).
 const SHALLOW_SOLVE: u32 = 7;
 
 /// ProbCut applies from this depth on.
@@ -32,7 +33,7 @@ const PROBCUT_SPREAD: [i32; 11] = [0, 0, 0, 650, 600, 600, 800, 700, 600, 550, 7
 /// ProbCut is tried only with bounds well inside the heuristic range.
 const PROBCUT_LIMIT: i32 = 3_000;
 
-/// The clock is read once every this many nodes (a power of two).
+/// The clock is read once every this many nodes.
 const CHECK_INTERVAL: u64 = 1024;
 
 /// A rough static value per cell for ordering moves: corners first, the cells next
@@ -97,13 +98,7 @@ impl MoveList {
             moves: [(0, Square::from_index(0)); 64],
             len: 0,
         };
-        let empty = !(board.own | board.opp);
-        let mut odd = 0;
-        for quadrant in QUADRANTS {
-            if (empty & quadrant).count_ones() & 1 == 1 {
-                odd |= quadrant;
-            }
-        }
+        let odd = last_empties::odd_cells(!(board.own | board.opp));
         for square in Squares(moves) {
             let score = if Some(square) == first {
                 INFINITE
@@ -135,6 +130,8 @@ pub struct Searcher<'a> {
     deadline: Instant,
     /// Nodes visited so far.
     pub nodes: u64,
+    /// The node count at which the clock is read next.
+    next_check: u64,
     /// Set once the deadline has passed: every value computed after is meaningless.
     pub stopped: bool,
     /// Whether the heuristic search prunes by ProbCut.
@@ -171,6 +168,7 @@ impl<'a> Searcher<'a> {
             layout: layout(),
             deadline,
             nodes: 0,
+            next_check: CHECK_INTERVAL,
             stopped: false,
             probcut: true,
         }
@@ -182,12 +180,15 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Counts a node; true once the deadline has passed.
+    /// Counts a node; true once the deadline has passed. The clock is read once
+    /// [`CHECK_INTERVAL`] nodes have been counted since it last was, those of the
+    /// last empty cells (which [`last_empties`] counts, without the clock) included.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) && Instant::now() >= self.deadline {
-            self.stopped = true;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            self.stopped = Instant::now() >= self.deadline;
         }
         self.stopped
     }
@@ -433,8 +434,7 @@ impl<'a> Searcher<'a> {
     /// played to the end, within the window `alpha`..`beta`.
     pub fn endgame(&mut self, board: Board, empties: u32, mut alpha: i32, mut beta: i32) -> i32 {
         if empties <= SHALLOW_SOLVE {
-            let empty = !(board.own | board.opp);
-            return self.shallow(board, empty, alpha, beta, false);
+            return last_empties::solve(board, alpha, beta, &mut self.nodes);
         }
         if self.tick() {
             return 0;
@@ -473,78 +473,4 @@ impl<'a> Searcher<'a> {
         self.remember(board, best, TO_THE_END, alpha, beta, best_move);
         best
     }
-
-    /// The exact value of `board`, whose empty cells are `empty` (few), within
-    /// `alpha`..`beta`: no table and no sorting; the moves in quadrants with an odd
-    /// number of empty cells first (parity), the last empty cell counted directly.
-    /// `passed`: the other side has just passed.
-    fn shallow(
-        &mut self,
-        board: Board,
-        empty: u64,
-        mut alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32 {
-        if self.tick() {
-            return 0;
-        }
-        if empty != 0 && empty & (empty - 1) == 0 {
-            return last_empty(board, Square::from_index(empty.trailing_zeros() as u8));
-        }
-        let mut odd = 0;
-        for quadrant in QUADRANTS {
-            if (empty & quadrant).count_ones() & 1 == 1 {
-                odd |= quadrant;
-            }
-        }
-        let mut best = -INFINITE;
-        for cells in [empty & odd, empty & !odd] {
-            for square in Squares(cells) {
-                let flips = board.flips(square);
-                if flips == 0 {
-                    continue;
-                }
-                let child = board.play_flipping(square, flips);
-                let value = -self.shallow(child, empty & !square.bit(), -beta, -alpha, false);
-                if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
-                    return best;
-                }
-            }
-        }
-        if best == -INFINITE {
-            if passed || empty == 0 {
-                let (own, opp) = board.counts();
-                return final_score(own, opp);
-            }
-            return -self.shallow(board.pass(), empty, -beta, -alpha, true);
-        }
-        best
-    }
-}
-
-/// The four 4x4 quadrants of the board.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
-
-/// The final score of `board` whose only empty cell is `square`: the side to move
-/// plays it if it can, else the other side, else it stays empty.
-#[inline]
-fn last_empty(board: Board, square: Square) -> i32 {
-    let (own, opp) = board.counts();
-    let flips = board.flips(square);
-    if flips != 0 {
-        let n = flips.count_ones();
-        return final_score(own + n + 1, opp - n);
-    }
-    let flips = board.pass().flips(square);
-    if flips != 0 {
-        let n = flips.count_ones();
-        return final_score(own - n, opp + n + 1);
-    }
-    final_score(own, opp)
 }
