@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::table::{Bound, Entry, Table, TO_THE_END};
 use super::{last_empties, offer, Offer};
 use crate::board::{Board, Square, Squares};
-use crate::eval::othello::final_score;
+use crate::eval::othello::{final_score, stable_discs};
 use crate::eval::pattern::{layout, Features, Layout, Weights};
 
 /// Larger than every score.
@@ -448,6 +448,9 @@ impl<'a> Searcher<'a> {
             }
             return -self.endgame(passed, empties, -beta, -alpha);
         }
+        if let Some(bound) = stability_cutoff(board, alpha) {
+            return bound;
+        }
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
             first = entry.best;
@@ -472,5 +475,40 @@ impl<'a> Searcher<'a> {
         };
         self.remember(board, best, TO_THE_END, alpha, beta, best_move);
         best
+    }
+}
+
+/// The stability cutoff: the side to move cannot end with more discs than the cells
+/// its opponent's stable discs leave it, so when even that final score is at most
+/// `alpha` it is the answer (an upper bound). The stable discs are counted only when
+/// the opponent has enough discs for the cutoff to be possible.
+#[inline]
+fn stability_cutoff(board: Board, alpha: i32) -> Option<i32> {
+    let most_stable = board.opp.count_ones();
+    if final_score(64 - most_stable, most_stable) > alpha {
+        return None;
+    }
+    let stable = stable_discs(board.opp, board.own).count_ones();
+    let bound = final_score(64 - stable, stable);
+    (bound <= alpha).then_some(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The opponent's eight discs on row 1 are stable, its ninth (d4) is not: the
+    /// side to move can end with at most 56 discs against 8.
+    #[test]
+    fn the_stability_cutoff_counts_only_stable_discs() {
+        let board = Board {
+            own: 0xff00,
+            opp: 0xff | Square::new(3, 3).bit(),
+        };
+        let bound = final_score(56, 8);
+        assert_eq!(stability_cutoff(board, bound), Some(bound));
+        assert_eq!(stability_cutoff(board, bound + 1), Some(bound));
+        assert_eq!(stability_cutoff(board, bound - 1), None);
+        assert_eq!(stability_cutoff(board, final_score(55, 9)), None);
     }
 }
