@@ -218,24 +218,10 @@ pub(super) fn solve(board: Board, alpha: i32, beta: i32, nodes: &mut u64) -> i32
 
 #[cfg(test)]
 mod tests {
+    use super::super::disc_margin;
+    use super::super::tests::brute_force;
     use super::*;
     use proptest::prelude::*;
-
-    /// The final disc margin with perfect play, by plain minimax.
-    fn minimax(board: Board) -> i32 {
-        let moves = board.moves();
-        if moves == 0 {
-            if board.pass().moves() == 0 {
-                let (own, opp) = board.counts();
-                return final_score(own, opp);
-            }
-            return -minimax(board.pass());
-        }
-        Squares(moves)
-            .map(|square| -minimax(board.play(square)))
-            .max()
-            .unwrap()
-    }
 
     #[test]
     fn quadrant_bits_name_each_cells_quadrant() {
@@ -256,9 +242,9 @@ mod tests {
         ) {
             let empty = cells.iter().fold(0u64, |acc, &cell| acc | 1 << cell);
             let board = Board { own: split & !empty, opp: !split & !empty };
-            let exact = minimax(board);
             let mut nodes = 0;
-            prop_assert_eq!(solve(board, NONE + 1, -NONE, &mut nodes), exact);
+            let exact = solve(board, NONE + 1, -NONE, &mut nodes);
+            prop_assert_eq!(disc_margin(exact), brute_force(board));
             prop_assert!(nodes > 0);
             for (low, high) in [(exact - 1, exact), (exact, exact + 1), (exact - 300, exact + 300)] {
                 let value = solve(board, low, high, &mut nodes);
