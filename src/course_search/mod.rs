@@ -10,7 +10,7 @@
 pub mod uf;
 pub mod york;
 
-use crate::board::{Board, Geometry, Square, Squares};
+use crate::board::{bit_instructions, Board, Geometry, Square, Squares};
 use crate::eval::Evaluation;
 
 /// The value printed as `Infinity` (and its negation as `-Infinity`). Far above any
@@ -285,29 +285,6 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = bits;
         self.visit::<Max>(board, name, depth, passes, score, window)
-    }
-}
-
-/// The bit-manipulation instructions of x86-64 processors since about 2013 (`lzcnt`,
-/// `tzcnt`, `popcnt`, BMI1 and BMI2, part of the x86-64-v3 level): counting leading
-/// and trailing zeros and shifting by a variable amount in one instruction each make
-/// the flips of a move, and so the whole search, markedly faster (`make bench`). The
-/// binary stays portable: the search checks the processor once and takes the plain
-/// build of `visit` where they are missing.
-mod bit_instructions {
-    /// Whether the processor has them.
-    #[cfg(target_arch = "x86_64")]
-    pub(super) fn available() -> bool {
-        std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-    }
-
-    /// Not an x86-64 processor.
-    #[cfg(not(target_arch = "x86_64"))]
-    pub(super) fn available() -> bool {
-        false
     }
 }
 

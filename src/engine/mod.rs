@@ -5,6 +5,7 @@
 //! ([`crate::eval::pattern`], fitted by [`train`]), and an exact solver for the last
 //! empty cells.
 
+mod last_empties;
 pub mod naive;
 mod search;
 pub mod shaped;
@@ -281,7 +282,9 @@ mod tests {
         assert!(board.moves() & best.bit() != 0);
     }
 
-    fn brute_force(board: Board) -> i32 {
+    /// The final disc margin of `board` for the side to move with perfect play, by
+    /// plain minimax.
+    pub(super) fn brute_force(board: Board) -> i32 {
         let moves = board.moves();
         if moves == 0 {
             if board.pass().moves() == 0 {

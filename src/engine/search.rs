@@ -9,16 +9,16 @@
 use std::time::Instant;
 
 use super::table::{Bound, Entry, Table, TO_THE_END};
-use super::{offer, Offer};
-use crate::board::{Board, Square, Squares};
-use crate::eval::othello::{final_score, stable_discs};
+use super::{last_empties, offer, Offer};
+use crate::board::{Board, Square, Squares, CORNERS};
+use crate::eval::othello::{final_score, neighbours, stable_discs};
 use crate::eval::pattern::{layout, Features, Layout, Weights};
 
 /// Larger than every score.
 pub const INFINITE: i32 = 1 << 24;
 
-/// Positions with at most this many empty cells are solved without table or sorting
-/// (parity and a fixed order of cells, see [`Searcher::shallow`]).
+/// Positions with at most this many empty cells are solved without ordering, table or
+/// clock ([`last_empties`]).
 const SHALLOW_SOLVE: u32 = 7;
 
 /// ProbCut applies from this depth on.
@@ -48,7 +48,7 @@ const POTENTIAL_WEIGHT: i32 = 4;
 /// ProbCut is tried only with bounds well inside the heuristic range.
 const PROBCUT_LIMIT: i32 = 3_000;
 
-/// The clock is read once every this many nodes (a power of two).
+/// The clock is read once every this many nodes.
 const CHECK_INTERVAL: u64 = 1024;
 
 /// A rough static value per cell for ordering moves: corners first, the cells next
@@ -69,12 +69,6 @@ const ORDER_WEIGHTS: [i32; 64] = {
     }
     out
 };
-
-/// The cells next to a corner (X- and C-squares): played last in the shallow solver.
-const X_AND_C: u64 = 0x42c3_0000_0000_c342;
-
-/// The four corner cells.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Moves of one node, best first by a cheap guess.
 struct MoveList {
@@ -117,13 +111,7 @@ impl MoveList {
             moves: [(0, Square::from_index(0)); 64],
             len: 0,
         };
-        let empty = !(board.own | board.opp);
-        let mut odd = 0;
-        for quadrant in QUADRANTS {
-            if (empty & quadrant).count_ones() & 1 == 1 {
-                odd |= quadrant;
-            }
-        }
+        let odd = last_empties::odd_cells(!(board.own | board.opp));
         for square in Squares(moves) {
             let score = if Some(square) == first {
                 INFINITE
@@ -156,6 +144,8 @@ pub struct Searcher<'a> {
     deadline: Instant,
     /// Nodes visited so far.
     pub nodes: u64,
+    /// The node count at which the clock is read next.
+    next_check: u64,
     /// Set once the deadline has passed: every value computed after is meaningless.
     pub stopped: bool,
     /// Whether the heuristic search prunes by ProbCut.
@@ -192,6 +182,7 @@ impl<'a> Searcher<'a> {
             layout: layout(),
             deadline,
             nodes: 0,
+            next_check: CHECK_INTERVAL,
             stopped: false,
             probcut: true,
         }
@@ -203,12 +194,15 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Counts a node; true once the deadline has passed.
+    /// Counts a node; true once the deadline has passed. The clock is read once
+    /// [`CHECK_INTERVAL`] nodes have been counted since it last was, those of the
+    /// last empty cells (which [`last_empties`] counts, without the clock) included.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_INTERVAL) && Instant::now() >= self.deadline {
-            self.stopped = true;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_INTERVAL;
+            self.stopped = Instant::now() >= self.deadline;
         }
         self.stopped
     }
@@ -462,8 +456,7 @@ impl<'a> Searcher<'a> {
     /// played to the end, within the window `alpha`..`beta`.
     pub fn endgame(&mut self, board: Board, empties: u32, mut alpha: i32, mut beta: i32) -> i32 {
         if empties <= SHALLOW_SOLVE {
-            let empty = !(board.own | board.opp);
-            return self.shallow(board, empty, alpha, beta, false);
+            return last_empties::solve(board, alpha, beta, &mut self.nodes);
         }
         if self.tick() {
             return 0;
@@ -477,17 +470,8 @@ impl<'a> Searcher<'a> {
             }
             return -self.endgame(passed, empties, -beta, -alpha);
         }
-        // Stability cutoff: the side to move ends with at most 64 discs less the
-        // opponent's stable ones; when even that is no better than alpha, neither is
-        // the position. The opponent's disc count bounds its stable discs and costs
-        // nothing, so it is checked first.
-        let opp = board.opp.count_ones();
-        if final_score(64 - opp, opp) <= alpha {
-            let stable = stable_discs(board.opp, board.own).count_ones();
-            let bound = final_score(64 - stable, stable);
-            if bound <= alpha {
-                return bound;
-            }
+        if let Some(bound) = stability_cutoff(board, alpha) {
+            return bound;
         }
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
@@ -514,139 +498,46 @@ impl<'a> Searcher<'a> {
         self.remember(board, best, TO_THE_END, alpha, beta, best_move);
         best
     }
-
-    /// The exact value of `board`, whose empty cells are `empty` (few), within
-    /// `alpha`..`beta`: no table and no sorting; the moves in quadrants with an odd
-    /// number of empty cells first (parity), within each parity corners first and
-    /// the cells next to a corner last, the last two empty cells by special code.
-    /// `passed`: the other side has just passed.
-    fn shallow(
-        &mut self,
-        board: Board,
-        empty: u64,
-        mut alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32 {
-        if self.tick() {
-            return 0;
-        }
-        if empty != 0 && empty & (empty - 1) == 0 {
-            return last_empty(board, Square::from_index(empty.trailing_zeros() as u8));
-        }
-        if empty.count_ones() == 2 {
-            let first = Square::from_index(empty.trailing_zeros() as u8);
-            let second = Square::from_index(63 - empty.leading_zeros() as u8);
-            return last_two(board, first, second, alpha, beta);
-        }
-        let mut odd = 0;
-        for quadrant in QUADRANTS {
-            if (empty & quadrant).count_ones() & 1 == 1 {
-                odd |= quadrant;
-            }
-        }
-        let mut best = -INFINITE;
-        let (odd, even) = (empty & odd, empty & !odd);
-        let groups = [
-            odd & CORNERS,
-            odd & !CORNERS & !X_AND_C,
-            odd & X_AND_C,
-            even & CORNERS,
-            even & !CORNERS & !X_AND_C,
-            even & X_AND_C,
-        ];
-        for cells in groups {
-            for square in Squares(cells) {
-                let flips = board.flips(square);
-                if flips == 0 {
-                    continue;
-                }
-                let child = board.play_flipping(square, flips);
-                let value = -self.shallow(child, empty & !square.bit(), -beta, -alpha, false);
-                if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
-                    return best;
-                }
-            }
-        }
-        if best == -INFINITE {
-            if passed || empty == 0 {
-                let (own, opp) = board.counts();
-                return final_score(own, opp);
-            }
-            return -self.shallow(board.pass(), empty, -beta, -alpha, true);
-        }
-        best
-    }
 }
 
 /// The potential mobility of the side to move of `board`: empty cells next to the
 /// opponent's discs.
 #[inline]
 fn potential_mobility(board: Board) -> i32 {
-    let x = board.opp;
-    let west = (x >> 1) & !0x8080_8080_8080_8080;
-    let east = (x << 1) & !0x0101_0101_0101_0101;
-    let row = x | west | east;
-    ((west | east | (row << 8) | (row >> 8)) & !(board.own | board.opp)).count_ones() as i32
+    (neighbours(board.opp) & !(board.own | board.opp)).count_ones() as i32
 }
 
-/// The four 4x4 quadrants of the board.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
-
-/// The final score of `board` whose only empty cells are `first` and `second`, within
-/// `alpha`..`beta` (fail-soft).
+/// The stability cutoff: the side to move cannot end with more discs than the cells
+/// its opponent's stable discs leave it, so when even that final score is at most
+/// `alpha` it is the answer (an upper bound). The stable discs are counted only when
+/// the opponent has enough discs for the cutoff to be possible.
 #[inline]
-fn last_two(board: Board, first: Square, second: Square, alpha: i32, beta: i32) -> i32 {
-    if let Some(value) = last_two_moves(board, first, second, beta) {
-        return value;
+fn stability_cutoff(board: Board, alpha: i32) -> Option<i32> {
+    let most_stable = board.opp.count_ones();
+    if final_score(64 - most_stable, most_stable) > alpha {
+        return None;
     }
-    if let Some(value) = last_two_moves(board.pass(), first, second, -alpha) {
-        return -value;
-    }
-    let (own, opp) = board.counts();
-    final_score(own, opp)
+    let stable = stable_discs(board.opp, board.own).count_ones();
+    let bound = final_score(64 - stable, stable);
+    (bound <= alpha).then_some(bound)
 }
 
-/// The best final score of the side to move of `board` playing `first` or `second`
-/// (the last two empty cells), stopping at `beta`; `None` when it can play neither.
-#[inline]
-fn last_two_moves(board: Board, first: Square, second: Square, beta: i32) -> Option<i32> {
-    let mut best = None;
-    let flips = board.flips(first);
-    if flips != 0 {
-        let value = -last_empty(board.play_flipping(first, flips), second);
-        if value >= beta {
-            return Some(value);
-        }
-        best = Some(value);
-    }
-    let flips = board.flips(second);
-    if flips != 0 {
-        let value = -last_empty(board.play_flipping(second, flips), first);
-        return Some(best.map_or(value, |b: i32| b.max(value)));
-    }
-    best
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The final score of `board` whose only empty cell is `square`: the side to move
-/// plays it if it can, else the other side, else it stays empty.
-#[inline]
-fn last_empty(board: Board, square: Square) -> i32 {
-    let (own, opp) = board.counts();
-    let flips = board.flips(square);
-    if flips != 0 {
-        let n = flips.count_ones();
-        return final_score(own + n + 1, opp - n);
+    /// The opponent's eight discs on row 1 are stable, its ninth (d4) is not: the
+    /// side to move can end with at most 56 discs against 8.
+    #[test]
+    fn the_stability_cutoff_counts_only_stable_discs() {
+        let board = Board {
+            own: 0xff00,
+            opp: 0xff | Square::new(3, 3).bit(),
+        };
+        let bound = final_score(56, 8);
+        assert_eq!(stability_cutoff(board, bound), Some(bound));
+        assert_eq!(stability_cutoff(board, bound + 1), Some(bound));
+        assert_eq!(stability_cutoff(board, bound - 1), None);
+        assert_eq!(stability_cutoff(board, final_score(55, 9)), None);
     }
-    let flips = board.pass().flips(square);
-    if flips != 0 {
-        let n = flips.count_ones();
-        return final_score(own - n, opp + n + 1);
-    }
-    final_score(own, opp)
 }

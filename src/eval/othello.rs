@@ -4,7 +4,7 @@
 //! stable discs, and parity late in the game. Weights shift with the number of empty
 //! cells, as in phase-dependent evaluators.
 
-use crate::board::Board;
+use crate::board::{Board, CORNERS};
 
 /// One disc of final margin, in evaluation units: exact end-of-game scores use
 /// [`final_score`], far outside the range of [`evaluate`].
@@ -17,7 +17,6 @@ pub const WIN: i32 = 50_000;
 /// Heuristic scores are clamped to this, below every finished game's score.
 const HEURISTIC_LIMIT: i32 = 40_000;
 
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 const A_FILE: u64 = 0x0101_0101_0101_0101;
 const H_FILE: u64 = 0x8080_8080_8080_8080;
 const RANK_1: u64 = 0xff;
@@ -42,7 +41,7 @@ pub fn final_score(own: u32, opp: u32) -> i32 {
 
 /// Every cell next to a cell of `x` (8 directions), `x` itself excluded.
 #[inline]
-fn neighbours(x: u64) -> u64 {
+pub fn neighbours(x: u64) -> u64 {
     let west = (x >> 1) & !H_FILE;
     let east = (x << 1) & !A_FILE;
     let row = x | west | east;

@@ -2,10 +2,9 @@
 //! corners, 10 on the other edge cells and 1 elsewhere, plus a bonus at the end.
 
 use super::GameEvaluation;
+use crate::board::CORNERS;
 use crate::rules::Ending;
 
-/// The four corners of the 8x8 board.
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The outer ring of the 8x8 board.
 const RING: u64 = 0xff81_8181_8181_81ff;
 
