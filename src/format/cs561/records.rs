@@ -122,6 +122,12 @@ impl<C: Chunks> Trace for RecordWriter<C> {
     }
 }
 
+/// Whether a submitted buffer holds text (it starts with a [`TEXT_MARK`] record)
+/// rather than records.
+fn holds_text(buffer: &[u8]) -> bool {
+    buffer.first_chunk::<4>().copied().map(u32::from_ne_bytes) == Some(TEXT_MARK)
+}
+
 /// Takes buffers of records or text (as [`Write`], each buffer in one call, as a
 /// [`Background`](crate::format::chunks::Background) thread hands them) and writes
 /// their lines through a [`LogWriter`]; the first write error of the log is returned
@@ -130,8 +136,7 @@ pub struct Formatting<C: Chunks>(pub LogWriter<C>);
 
 impl<C: Chunks> Write for Formatting<C> {
     fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
-        let first = buffer.first_chunk::<4>().copied().map(u32::from_ne_bytes);
-        if first == Some(TEXT_MARK) {
+        if holds_text(buffer) {
             self.0.write_lines(&buffer[RECORD_BYTES..]);
         } else {
             debug_assert_eq!(buffer.len() % RECORD_BYTES, 0, "whole records only");
@@ -221,8 +226,7 @@ mod tests {
         type Output = (C::Output, usize);
 
         fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()> {
-            let first = buffer[..len].first_chunk::<4>().copied();
-            self.text_buffers += usize::from(first.map(u32::from_ne_bytes) == Some(TEXT_MARK));
+            self.text_buffers += usize::from(holds_text(&buffer[..len]));
             self.out.submit(buffer, len)
         }
 
