@@ -5,7 +5,7 @@ pub mod pattern;
 pub mod uf;
 pub mod york;
 
-use crate::board::Square;
+use crate::board::{Square, CORNERS};
 use crate::rules::Ending;
 
 /// A static evaluation of a position, seen from the player who owns `max` discs, that
@@ -124,8 +124,7 @@ const fn turnable_planes(coefficients: [i32; 5]) -> [(i32, u64); 5] {
     let mut cell = 0;
     while cell < 64 {
         let weight = CS561_WEIGHTS[cell / 8][cell % 8];
-        let corner = (cell == 0) | (cell == 7) | (cell == 56) | (cell == 63);
-        if !corner && weight != 0 {
+        if CORNERS >> cell & 1 == 0 && weight != 0 {
             // The first set of planes whose coefficients sum to the weight.
             let mut set = 1;
             loop {
@@ -193,8 +192,7 @@ mod tests {
                 .filter(|(_, plane)| plane >> cell & 1 == 1)
                 .map(|(coefficient, _)| coefficient)
                 .sum();
-            let corner = [0, 7, 56, 63].contains(&cell);
-            let expected = if corner {
+            let expected = if CORNERS >> cell & 1 == 1 {
                 0
             } else {
                 CS561_WEIGHTS[cell / 8][cell % 8]
