@@ -113,11 +113,11 @@ macro_rules! last_empties_solver {
                     }
                     let child = board.play_flipping(square, flips);
                     let child_empty = empty & !square.bit();
+                    let window = (-beta, -alpha);
                     let value = if count == 3 {
-                        -last_two(child, child_empty, (-beta, -alpha), false, nodes)
+                        -last_two(child, child_empty, window, false, nodes)
                     } else {
                         let child_odd = odd ^ quadrant_bit(square);
-                        let window = (-beta, -alpha);
                         -search(child, child_empty, count - 1, child_odd, window, false, nodes)
                     };
                     if offer(value, &mut best, &mut alpha, beta) == Offer::Cutoff {
