@@ -318,3 +318,79 @@ fn a_closed_pipe_ends_quietly() {
         assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
     }
 }
+
+#[test]
+fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let teacher = dir.path().join("teacher.bin");
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/patterns.bin"),
+        &teacher,
+    )
+    .unwrap();
+    let small = [
+        "engine",
+        "train",
+        "--teacher",
+        "teacher.bin",
+        "--out",
+        "next.bin",
+        "--games",
+        "3",
+        "--play-depth",
+        "1",
+        "--solve-empties",
+        "8",
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+    ];
+    let out = reversi(dir.path(), &small);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let made = fs::read(dir.path().join("next.bin")).unwrap();
+    assert_eq!(made.len(), fs::metadata(&teacher).unwrap().len() as usize);
+    assert_ne!(
+        made,
+        fs::read(&teacher).unwrap(),
+        "two epochs left the weights as they were"
+    );
+
+    // A damaged teacher is refused, naming the file and what is wrong.
+    let mut damaged = fs::read(&teacher).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    fs::write(dir.path().join("damaged.bin"), damaged).unwrap();
+    let mut args = small;
+    args[3] = "damaged.bin";
+    args[5] = "refused.bin";
+    let out = reversi(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("damaged.bin") && message.contains("checksum"),
+        "{message}"
+    );
+    assert!(!dir.path().join("refused.bin").exists());
+
+    args[3] = "missing.bin";
+    let out = reversi(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.bin"));
+
+    // A share of the outcome outside 0..1, and the first generation's options with
+    // a teacher, are refused too.
+    let mut args = small.to_vec();
+    args.extend(["--outcome-share", "1.5"]);
+    let out = reversi(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--outcome-share"));
+    let mut args = small.to_vec();
+    args.extend(["--label-depth", "3"]);
+    assert_eq!(reversi(dir.path(), &args).status.code(), Some(2));
+}

@@ -1,6 +1,7 @@
 //! `reversi engine`: tools for the timed engine itself (exact solves, training the
 //! evaluation).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -8,7 +9,7 @@ use clap::{Args, Subcommand};
 
 use super::UsageError;
 use crate::board::{Board, Geometry};
-use crate::engine::train::{fit, generate, TrainParams};
+use crate::engine::train::{fit, generate, generate_with_teacher, TrainParams};
 use crate::engine::Engine;
 use crate::eval::pattern::Weights;
 use crate::format::umea;
@@ -75,6 +76,21 @@ enum EngineCommand {
         /// At most this many positions labelled by search per stage.
         #[arg(long, default_value_t = 60_000)]
         searched_per_stage: usize,
+        /// Play the games with a pattern search of `--play-depth` plies on the
+        /// weights of this file (a previous generation), and label each position
+        /// before the exact solve with the value of its own search, rather than
+        /// bootstrapping stage by stage; the fit starts from these weights.
+        #[arg(long, conflicts_with_all = ["label_depth", "searched_per_stage"])]
+        teacher: Option<std::path::PathBuf>,
+        /// With --teacher: the share of the game's final margin (exact from
+        /// `--solve-empties`) in each label, the rest being the position's own
+        /// search value.
+        #[arg(long, default_value_t = 0.0, requires = "teacher")]
+        outcome_share: f64,
+        /// Threads that play the teacher's games (the result is the same for any
+        /// number).
+        #[arg(long, default_value_t = 1, requires = "teacher")]
+        threads: usize,
     },
 }
 
@@ -130,6 +146,9 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             epochs,
             label_depth,
             searched_per_stage,
+            teacher,
+            outcome_share,
+            threads,
         } => {
             if random_one_in == 0 || play_depth == 0 {
                 return Err(UsageError::BadArgument {
@@ -138,6 +157,24 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 }
                 .into());
             }
+            if !(0.0..=1.0).contains(&outcome_share) {
+                return Err(UsageError::BadArgument {
+                    what: "--outcome-share".into(),
+                    message: format!("expected a share from 0 to 1, found {outcome_share}"),
+                }
+                .into());
+            }
+            let teacher = match &teacher {
+                Some(path) => {
+                    let refused = |message: String| UsageError::BadArgument {
+                        what: format!("--teacher {}", path.display()),
+                        message,
+                    };
+                    let bytes = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
+                    Some(Weights::parse(&bytes).map_err(|e| refused(e.to_string()))?)
+                }
+                None => None,
+            };
             let params = TrainParams {
                 seed,
                 games,
@@ -145,28 +182,43 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 play_depth,
                 random_one_in,
                 epochs,
-                label_depth,
+                // A teacher's games come labelled.
+                label_depth: if teacher.is_some() { 0 } else { label_depth },
                 searched_per_stage,
+                outcome_share,
             };
             let started = Instant::now();
-            let samples = generate(&params, |game| {
-                if game % 1000 == 0 {
+            let report = |game: usize| {
+                if game.is_multiple_of(1000) {
                     eprintln!("{game} games ({:.0} s)", started.elapsed().as_secs_f64());
                 }
-            });
+            };
+            let samples = match &teacher {
+                Some(teacher) => {
+                    let finished = AtomicUsize::new(0);
+                    generate_with_teacher(&params, teacher, threads, || {
+                        report(finished.fetch_add(1, Ordering::Relaxed) + 1)
+                    })
+                }
+                None => generate(&params, report),
+            };
             eprintln!(
                 "{} positions from {games} games in {:.0} s; fitting",
                 samples.len(),
                 started.elapsed().as_secs_f64()
             );
-            let (weights, _) = fit(&samples, &params, |stage, f| {
+            let (weights, _) = fit(&samples, &params, teacher.as_ref(), |stage, f| {
+                let searched = if teacher.is_some() {
+                    String::new()
+                } else {
+                    format!(" ({} labelled by search)", f.searched)
+                };
                 eprintln!(
-                    "stage {stage} ({}-{} empties): {} positions ({} labelled by search), \
+                    "stage {stage} ({}-{} empties): {} positions{searched}, \
                      rms error {:.2} discs (labels {:.2}) at {:.0} s",
                     5 * stage + 1,
                     5 * stage + 5,
                     f.positions,
-                    f.searched,
                     f.rms,
                     f.rms_labels,
                     started.elapsed().as_secs_f64()

@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
-use crate::eval::pattern::embedded;
+use crate::eval::pattern::{embedded, Weights};
 use search::{Depth, Searcher};
 use table::Table;
 
@@ -183,6 +183,11 @@ impl Engine {
     /// pass or a finished game) and the final disc margin with perfect play, for the
     /// side to move. A short heuristic deepening orders the root moves first.
     pub fn solve(&mut self, board: Board) -> Thought {
+        self.solve_with(board, embedded())
+    }
+
+    /// [`Engine::solve`] with the root moves ordered by `weights`' evaluation.
+    pub fn solve_with(&mut self, board: Board, weights: &Weights) -> Thought {
         let far = Instant::now() + Duration::from_secs(1 << 30);
         let mut thought = Thought {
             best: None,
@@ -193,7 +198,7 @@ impl Engine {
             nodes: 0,
         };
         let empties = (!(board.own | board.opp)).count_ones();
-        let mut searcher = Searcher::new(&mut self.table, embedded(), far);
+        let mut searcher = Searcher::new(&mut self.table, weights, far);
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);

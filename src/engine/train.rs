@@ -1,24 +1,29 @@
 //! Fits the weights of the pattern evaluation ([`crate::eval::pattern`]) to
-//! positions labelled here. Games are played from the start by a small alpha-beta
-//! search on the hand-written evaluation with random moves mixed in, and solved
-//! exactly once few cells are left: the positions of the solved line get their
-//! exact values, the earlier ones the final margin (for the side to move) of their
-//! game. The stages are then fitted from the end of the game back, by least squares
-//! (full-batch gradient descent, each weight's step scaled by how often it is
-//! used): the last ones to those labels, each earlier one to the values of short
-//! searches whose leaves the stages already fitted evaluate (bootstrapping: the
-//! games' outcomes, decided by many later mistakes, say little about a midgame
-//! position). Everything comes from one seed: the same arguments give the same
-//! file.
+//! positions labelled here, in generations. The first ([`generate`]) plays games
+//! from the start by a small alpha-beta search on the hand-written evaluation with
+//! random moves mixed in, and solves them exactly once few cells are left: the
+//! positions of the solved line get their exact values, the earlier ones the final
+//! margin (for the side to move) of their game. The stages are then fitted from the
+//! end of the game back, by least squares (full-batch gradient descent, each
+//! weight's step scaled by how often it is used): the last ones to those labels,
+//! each earlier one to the values of short searches whose leaves the stages already
+//! fitted evaluate (bootstrapping: the games' outcomes, decided by many later
+//! mistakes, say little about a midgame position). Each later generation
+//! ([`generate_with_teacher`]) learns from the one before, its teacher: the games
+//! are played by the engine's own search on the teacher's weights, each position
+//! labelled with its own search's value, and every stage is fitted starting from
+//! the teacher's. Everything comes from one seed: the same arguments (and teacher)
+//! give the same file.
 
 use std::time::{Duration, Instant};
 
+use super::search::Depth;
 use super::search::{Searcher, INFINITE};
 use super::table::Table;
-use super::{disc_margin, Engine};
+use super::{disc_margin, Engine, Thought};
 use crate::board::{Board, Geometry, Square, Squares};
 use crate::eval::othello;
-use crate::eval::pattern::{extras, layout, Weights, EXTRAS, STAGES};
+use crate::eval::pattern::{embedded, extras, layout, Weights, EXTRAS, STAGES};
 use crate::splitmix::SplitMix64;
 
 /// How the training positions are made and fitted.
@@ -37,10 +42,13 @@ pub struct TrainParams {
     /// Passes of gradient descent per stage.
     pub epochs: usize,
     /// Plies of the searches that label the positions with more than 15 empty
-    /// cells (0: label them by their games too).
+    /// cells (0: keep the labels the positions came with).
     pub label_depth: u32,
     /// At most this many positions labelled by search per stage.
     pub searched_per_stage: usize,
+    /// In a teacher's games: the share of the game's final margin (from the exact
+    /// solve) in each label, the rest being the position's own search value.
+    pub outcome_share: f64,
 }
 
 /// One labelled position.
@@ -48,8 +56,9 @@ pub struct TrainParams {
 pub struct Sample {
     /// The position, from the side to move.
     pub board: Board,
-    /// The final disc margin for the side to move.
-    pub margin: i8,
+    /// Its label in discs for the side to move: the final margin of its game, its
+    /// exact value, or the value of a teacher's search.
+    pub value: f32,
 }
 
 /// Negamax alpha-beta on the hand-written evaluation, `depth` plies.
@@ -138,12 +147,24 @@ fn labelled_game(params: &TrainParams, rng: &mut SplitMix64, engine: &mut Engine
     }
     let solved = engine.solve(board);
     label(&played, first_to_move, solved.value, &mut out);
-    // The solved line: each position with its own exact value.
+    solved_line(board, solved, engine, embedded(), &mut out);
+    out
+}
+
+/// Labels `board` (whose exact solve is `solved`) and the positions of its solved
+/// line with their exact values; `weights` order the solves' root moves.
+fn solved_line(
+    mut board: Board,
+    solved: Thought,
+    engine: &mut Engine,
+    weights: &Weights,
+    out: &mut Vec<Sample>,
+) {
     let mut thought = solved;
     loop {
         out.push(Sample {
             board,
-            margin: thought.value as i8,
+            value: thought.value as f32,
         });
         let Some(best) = thought.best else {
             break;
@@ -155,9 +176,8 @@ fn labelled_game(params: &TrainParams, rng: &mut SplitMix64, engine: &mut Engine
                 break;
             }
         }
-        thought = engine.solve(board);
+        thought = engine.solve_with(board, weights);
     }
-    out
 }
 
 /// Labels the `played` positions with `margin`, the final margin for the player who
@@ -171,7 +191,7 @@ fn label(played: &[(Board, bool)], first_to_move: bool, margin: i32, out: &mut V
         };
         out.push(Sample {
             board,
-            margin: m as i8,
+            value: m as f32,
         });
     }
 }
@@ -186,6 +206,114 @@ pub fn generate(params: &TrainParams, mut progress: impl FnMut(usize)) -> Vec<Sa
         out.extend(labelled_game(params, &mut rng, &mut engine));
         progress(game + 1);
     }
+    out
+}
+
+/// Plays and labels `params.games` games with the `teacher` weights (see
+/// [`teacher_game`]) on `threads` threads; `progress` hears of each finished game.
+/// Each game has its own seed and tables, and the games are returned in order, so
+/// the result does not depend on `threads`.
+pub fn generate_with_teacher(
+    params: &TrainParams,
+    teacher: &Weights,
+    threads: usize,
+    progress: impl Fn() + Sync,
+) -> Vec<Sample> {
+    let threads = threads.clamp(1, params.games.max(1));
+    let mut games: Vec<Vec<Sample>> = vec![Vec::new(); params.games];
+    std::thread::scope(|scope| {
+        for (t, chunk) in games
+            .chunks_mut(params.games.div_ceil(threads).max(1))
+            .enumerate()
+        {
+            let progress = &progress;
+            let first = t * params.games.div_ceil(threads).max(1);
+            scope.spawn(move || {
+                for (i, game) in chunk.iter_mut().enumerate() {
+                    *game = teacher_game(params, teacher, first + i);
+                    progress();
+                }
+            });
+        }
+    });
+    games.concat()
+}
+
+/// Plies of the searches of [`teacher_game`] go into a table of this many bits.
+const TEACHER_TABLE_BITS: u32 = 16;
+
+/// Game number `game` played by a `play_depth`-ply search (iterative deepening,
+/// ProbCut as in play) on `teacher`'s weights, one move in `random_one_in` at
+/// random. Each position before the exact solve is labelled with the value of its
+/// own search, mixed by `outcome_share` with the game's final margin; those of the
+/// solved line with their exact values.
+fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sample> {
+    let mut rng =
+        SplitMix64::new(params.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut table = Table::new(TEACHER_TABLE_BITS);
+    let far = Instant::now() + Duration::from_secs(1 << 30);
+    let mut board = Geometry::STANDARD.start();
+    // The positions searched, with their values and who was to move (true: the
+    // first player).
+    let mut searched: Vec<(Board, f64, bool)> = Vec::new();
+    let mut first_to_move = true;
+    let over = loop {
+        if board.moves() == 0 {
+            if board.pass().moves() == 0 {
+                break true;
+            }
+            board = board.pass();
+            first_to_move = !first_to_move;
+            continue;
+        }
+        if (!(board.own | board.opp)).count_ones() <= params.solve_empties {
+            break false;
+        }
+        let mut searcher = Searcher::new(&mut table, teacher, far);
+        let mut order: Vec<Square> = Squares(board.moves()).collect();
+        let mut value = 0;
+        for depth in 1..=params.play_depth as i32 {
+            let result = searcher
+                .root(board, Depth::Plies(depth), &mut order)
+                .expect("no deadline");
+            value = result.value;
+        }
+        searched.push((board, in_discs(value), first_to_move));
+        let square = if rng.below(params.random_one_in) == 0 {
+            rng.square_of(board.moves())
+        } else {
+            order[0]
+        };
+        board = board.play(square);
+        first_to_move = !first_to_move;
+    };
+    let mut solved_out = Vec::new();
+    // The final margin for the side to move of `board`.
+    let margin = if over {
+        let (own, opp) = board.counts();
+        own as i32 - opp as i32
+    } else {
+        let mut engine = Engine::for_time(Duration::from_millis(10));
+        let solved = engine.solve_with(board, teacher);
+        solved_line(board, solved, &mut engine, teacher, &mut solved_out);
+        solved.value
+    };
+    let share = params.outcome_share;
+    let mut out: Vec<Sample> = searched
+        .into_iter()
+        .map(|(board, value, first)| {
+            let outcome = if first == first_to_move {
+                margin
+            } else {
+                -margin
+            };
+            Sample {
+                board,
+                value: ((1.0 - share) * value + share * outcome as f64) as f32,
+            }
+        })
+        .collect();
+    out.append(&mut solved_out);
     out
 }
 
@@ -210,12 +338,15 @@ const GAME_LABELLED_STAGES: usize = 3;
 /// the games' labels, each later one to the values of a `label_depth`-ply search
 /// (at most `searched_per_stage` positions, evenly spread) that evaluates its leaves
 /// with the stages fitted so far (the stage itself starting as a copy of the one
-/// before). A stage is fitted on its positions and those up to 2 empty cells
-/// outside it, so that neighbouring stages do not jump. Returns the weights in
-/// evaluation units and each stage's fit; `progress` hears of each stage fitted.
+/// before, or as `start`'s stage when given: a previous generation, whose weights the
+/// configurations seen rarely keep). A stage is fitted on its positions and those up
+/// to 2 empty cells outside it, so that neighbouring stages do not jump. Returns the
+/// weights in evaluation units and each stage's fit; `progress` hears of each stage
+/// fitted.
 pub fn fit(
     samples: &[Sample],
     params: &TrainParams,
+    start: Option<&Weights>,
     mut progress: impl FnMut(usize, &StageFit),
 ) -> (Vec<Vec<i16>>, Vec<StageFit>) {
     let layout = layout();
@@ -257,8 +388,12 @@ pub fn fit(
                 })
                 .collect()
         } else {
-            window.iter().map(|x| (x.board, x.margin as f64)).collect()
+            window.iter().map(|x| (x.board, x.value as f64)).collect()
         };
+        if let Some(start) = start {
+            let unit = othello::DISC as f64;
+            previous = start.stages()[s].iter().map(|&w| w as f64 / unit).collect();
+        }
         let (w, mut stage_fit) = fit_stage(&labelled, &previous, params.epochs);
         stage_fit.searched = if search { labelled.len() } else { 0 };
         progress(s, &stage_fit);
@@ -370,6 +505,7 @@ mod tests {
             epochs: 1,
             label_depth: 0,
             searched_per_stage: 0,
+            outcome_share: 0.0,
         };
         let samples = generate(&params, |_| {});
         assert!(samples.len() > 100);
@@ -378,7 +514,7 @@ mod tests {
             let e = (!(x.board.own | x.board.opp)).count_ones();
             e <= 8
         }) {
-            assert_eq!(engine.solve(sample.board).value, sample.margin as i32);
+            assert_eq!(engine.solve(sample.board).value as f32, sample.value);
         }
     }
 
@@ -395,6 +531,7 @@ mod tests {
             epochs: 60,
             label_depth: 0,
             searched_per_stage: 0,
+            outcome_share: 0.0,
         };
         let samples: Vec<Sample> = generate(&params, |_| {})
             .into_iter()
@@ -405,13 +542,97 @@ mod tests {
                         - (x.board.opp & corners).count_ones() as i32);
                 Sample {
                     board: x.board,
-                    margin: margin as i8,
+                    value: margin as f32,
                 }
             })
             .collect();
-        let (_, fits) = fit(&samples, &params, |_, _| {});
+        let (_, fits) = fit(&samples, &params, None, |_, _| {});
         for f in fits.iter().filter(|f| f.rms_labels > 1.0) {
             assert!(f.rms < 0.5 * f.rms_labels, "{f:?}");
+        }
+    }
+
+    #[test]
+    fn teacher_games_do_not_depend_on_the_thread_count() {
+        let params = TrainParams {
+            seed: 5,
+            games: 5,
+            solve_empties: 8,
+            play_depth: 2,
+            random_one_in: 3,
+            epochs: 1,
+            label_depth: 0,
+            searched_per_stage: 0,
+            outcome_share: 0.0,
+        };
+        let teacher = crate::eval::pattern::embedded();
+        let one = generate_with_teacher(&params, teacher, 1, || {});
+        let three = generate_with_teacher(&params, teacher, 3, || {});
+        assert!(one.len() > 5 * 40, "{} positions", one.len());
+        let key = |x: &Sample| (x.board.own, x.board.opp, x.value.to_bits());
+        assert_eq!(
+            one.iter().map(key).collect::<Vec<_>>(),
+            three.iter().map(key).collect::<Vec<_>>()
+        );
+        // The games differ, and their solved ends carry exact values.
+        let at_50: std::collections::HashSet<(u64, u64)> = one
+            .iter()
+            .filter(|x| (!(x.board.own | x.board.opp)).count_ones() == 50)
+            .map(|x| (x.board.own, x.board.opp))
+            .collect();
+        assert!(at_50.len() > 1, "the games are all the same");
+        let mut engine = Engine::for_time(Duration::from_millis(10));
+        for x in one
+            .iter()
+            .filter(|x| (!(x.board.own | x.board.opp)).count_ones() <= 8)
+        {
+            assert_eq!(engine.solve(x.board).value as f32, x.value);
+        }
+        // The others carry their own 2-ply search's value, in discs.
+        let x = one[0];
+        let mut table = Table::new(12);
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut searcher = Searcher::new(&mut table, teacher, far);
+        let mut order: Vec<Square> = Squares(x.board.moves()).collect();
+        searcher.root(x.board, Depth::Plies(1), &mut order);
+        let value = searcher
+            .root(x.board, Depth::Plies(2), &mut order)
+            .unwrap()
+            .value;
+        assert_eq!(in_discs(value) as f32, x.value);
+    }
+
+    #[test]
+    fn with_the_whole_outcome_a_teacher_game_labels_each_position_by_its_final_margin() {
+        let params = TrainParams {
+            seed: 8,
+            games: 1,
+            solve_empties: 8,
+            play_depth: 1,
+            random_one_in: 2,
+            epochs: 1,
+            label_depth: 0,
+            searched_per_stage: 0,
+            outcome_share: 1.0,
+        };
+        let samples = generate_with_teacher(&params, crate::eval::pattern::embedded(), 1, || {});
+        let empties = |x: &Sample| (!(x.board.own | x.board.opp)).count_ones();
+        let margin = samples
+            .iter()
+            .find(|x| empties(x) <= 8)
+            .unwrap()
+            .value
+            .abs();
+        assert!(margin > 0.0, "a drawn game tests no sign");
+        let searched: Vec<&Sample> = samples.iter().filter(|x| empties(x) > 8).collect();
+        assert!(searched.len() > 40);
+        for pair in searched.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert_eq!(a.value.abs(), margin);
+            // Without a pass between them, the two sides see opposite margins.
+            if Squares(a.board.moves()).any(|m| a.board.play(m) == b.board) {
+                assert_eq!(a.value, -b.value);
+            }
         }
     }
 }

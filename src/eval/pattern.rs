@@ -467,6 +467,11 @@ impl Weights {
         }
     }
 
+    /// The weights of each stage, as [`Weights::to_bytes`] takes them.
+    pub fn stages(&self) -> &[Vec<i16>] {
+        &self.stages
+    }
+
     /// [`Weights::evaluate`] from the features of `board` (its [`Layout::features`],
     /// kept up to date move by move) and the number of moves of its side to move:
     /// the same value, without reading the board's cells.
