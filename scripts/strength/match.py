@@ -51,7 +51,8 @@ def play_game(opening, black, white, log=None):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--opponent', required=True, choices=['zebra', 'naive'])
+    ap.add_argument('--opponent', required=True, choices=['zebra', 'naive', 'reversi'],
+                    help='reversi: another build of ours, the program $REVERSI_OPPONENT names')
     ap.add_argument('--seconds', type=float, required=True)
     ap.add_argument('--openings', default='openings.txt')
     ap.add_argument('--first', type=int, default=20, help='how many openings (x2 games)')
@@ -68,6 +69,8 @@ def main():
     if a.opponent == 'zebra':
         opp = P.Zebra(osec, tau=a.zebra_tau)
         print('zebra target time per move tau = %.3f s' % opp.tau, flush=True)
+    elif a.opponent == 'reversi':
+        opp = P.Ours(osec, binary=os.environ['REVERSI_OPPONENT'], name='other')
     else:
         opp = P.Ours(osec, naive=True)
 

@@ -36,14 +36,17 @@ class Ours:
     """reversi umea POSITION SECONDS 0 (with --verbose for depth and node counts)."""
     name = 'ours'
 
-    def __init__(self, seconds, naive=False):
+    def __init__(self, seconds, naive=False, binary=None, name=None):
         self.seconds = seconds
         self.naive = naive
+        self.binary = binary or REVERSI
         if naive:
             self.name = 'naive'
+        if name:
+            self.name = name
 
     def move(self, b, p, moves):
-        cmd = [REVERSI, 'umea'] + (['--naive'] if self.naive else ['--verbose']) + \
+        cmd = [self.binary, 'umea'] + (['--naive'] if self.naive else ['--verbose']) + \
               [O.umea(b, p), '%g' % self.seconds, '0']
         pr, dt = run(cmd, self.seconds + GRACE)
         if pr.returncode != 0:
