@@ -116,39 +116,95 @@ fn playing_move(board: Board, params: &TrainParams, rng: &mut SplitMix64) -> Squ
     best[rng.below(best.len() as u64) as usize]
 }
 
-/// Plays one game and labels its positions (see the module's documentation).
-fn labelled_game(params: &TrainParams, rng: &mut SplitMix64, engine: &mut Engine) -> Vec<Sample> {
-    // The positions before the solve, with who was to move (true: the first player).
-    let mut played: Vec<(Board, bool)> = Vec::new();
+/// A game played from the start until it is over or has `solve_empties` empty
+/// cells left (see [`play_game`]).
+struct PlayedGame<T> {
+    /// Each position played, what the player said of it, and who was to move there
+    /// (true: the first player).
+    positions: Vec<(Board, T, bool)>,
+    /// The position the game stopped at, its side to move to play next.
+    last: Board,
+    /// Whether the first player is to move at `last`.
+    first_to_move: bool,
+}
+
+/// Plays a game from the start by `choose`, which gives each position's move and
+/// what to keep of it, until the game is over or `solve_empties` cells are left.
+fn play_game<T>(solve_empties: u32, mut choose: impl FnMut(Board) -> (Square, T)) -> PlayedGame<T> {
+    let mut positions = Vec::new();
     let mut board = Geometry::STANDARD.start();
     let mut first_to_move = true;
-    let mut out = Vec::new();
     loop {
-        let empties = (!(board.own | board.opp)).count_ones();
         if board.moves() == 0 {
             if board.pass().moves() == 0 {
-                // Over before the solve: every position gets the final margin.
-                let (own, opp) = board.counts();
-                let margin = own as i32 - opp as i32;
-                label(&played, first_to_move, margin, &mut out);
-                return out;
+                break;
             }
             board = board.pass();
             first_to_move = !first_to_move;
             continue;
         }
-        if empties <= params.solve_empties {
+        if (!(board.own | board.opp)).count_ones() <= solve_empties {
             break;
         }
-        played.push((board, first_to_move));
-        let square = playing_move(board, params, rng);
+        let (square, kept) = choose(board);
+        positions.push((board, kept, first_to_move));
         board = board.play(square);
         first_to_move = !first_to_move;
     }
-    let solved = engine.solve(board);
-    label(&played, first_to_move, solved.value, &mut out);
-    solved_line(board, solved, engine, embedded(), &mut out);
-    out
+    PlayedGame {
+        positions,
+        last: board,
+        first_to_move,
+    }
+}
+
+impl<T: Copy> PlayedGame<T> {
+    /// The game's samples: each position played labelled by `label` from what was
+    /// kept of it and the game's final margin for its side to move, then the
+    /// positions of the exact solve's line (when the game is not over) with their
+    /// exact values. `engine` solves, its root moves ordered by `weights`.
+    fn labelled(
+        &self,
+        engine: &mut Engine,
+        weights: &Weights,
+        label: impl Fn(T, i32) -> f64,
+    ) -> Vec<Sample> {
+        let mut solved = Vec::new();
+        // The final margin for the side to move of `last`.
+        let margin = if self.last.moves() == 0 {
+            let (own, opp) = self.last.counts();
+            own as i32 - opp as i32
+        } else {
+            let thought = engine.solve_with(self.last, weights);
+            solved_line(self.last, thought, engine, weights, &mut solved);
+            thought.value
+        };
+        let mut out: Vec<Sample> = self
+            .positions
+            .iter()
+            .map(|&(board, kept, first)| {
+                let outcome = if first == self.first_to_move {
+                    margin
+                } else {
+                    -margin
+                };
+                Sample {
+                    board,
+                    value: label(kept, outcome) as f32,
+                }
+            })
+            .collect();
+        out.append(&mut solved);
+        out
+    }
+}
+
+/// Plays one game and labels its positions (see the module's documentation).
+fn labelled_game(params: &TrainParams, rng: &mut SplitMix64, engine: &mut Engine) -> Vec<Sample> {
+    let game = play_game(params.solve_empties, |board| {
+        (playing_move(board, params, rng), ())
+    });
+    game.labelled(engine, embedded(), |(), outcome| outcome as f64)
 }
 
 /// Labels `board` (whose exact solve is `solved`) and the positions of its solved
@@ -180,22 +236,6 @@ fn solved_line(
     }
 }
 
-/// Labels the `played` positions with `margin`, the final margin for the player who
-/// is to move when `first_to_move` says so.
-fn label(played: &[(Board, bool)], first_to_move: bool, margin: i32, out: &mut Vec<Sample>) {
-    for &(board, first) in played {
-        let m = if first == first_to_move {
-            margin
-        } else {
-            -margin
-        };
-        out.push(Sample {
-            board,
-            value: m as f32,
-        });
-    }
-}
-
 /// Plays and labels `params.games` games; `progress` is told each finished game's
 /// number.
 pub fn generate(params: &TrainParams, mut progress: impl FnMut(usize)) -> Vec<Sample> {
@@ -219,15 +259,12 @@ pub fn generate_with_teacher(
     threads: usize,
     progress: impl Fn() + Sync,
 ) -> Vec<Sample> {
-    let threads = threads.clamp(1, params.games.max(1));
+    let per_thread = params.games.div_ceil(threads.max(1)).max(1);
     let mut games: Vec<Vec<Sample>> = vec![Vec::new(); params.games];
     std::thread::scope(|scope| {
-        for (t, chunk) in games
-            .chunks_mut(params.games.div_ceil(threads).max(1))
-            .enumerate()
-        {
+        for (t, chunk) in games.chunks_mut(per_thread).enumerate() {
             let progress = &progress;
-            let first = t * params.games.div_ceil(threads).max(1);
+            let first = t * per_thread;
             scope.spawn(move || {
                 for (i, game) in chunk.iter_mut().enumerate() {
                     *game = teacher_game(params, teacher, first + i);
@@ -252,23 +289,7 @@ fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sam
         SplitMix64::new(params.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut table = Table::new(TEACHER_TABLE_BITS);
     let far = Instant::now() + Duration::from_secs(1 << 30);
-    let mut board = Geometry::STANDARD.start();
-    // The positions searched, with their values and who was to move (true: the
-    // first player).
-    let mut searched: Vec<(Board, f64, bool)> = Vec::new();
-    let mut first_to_move = true;
-    let over = loop {
-        if board.moves() == 0 {
-            if board.pass().moves() == 0 {
-                break true;
-            }
-            board = board.pass();
-            first_to_move = !first_to_move;
-            continue;
-        }
-        if (!(board.own | board.opp)).count_ones() <= params.solve_empties {
-            break false;
-        }
+    let played = play_game(params.solve_empties, |board| {
         let mut searcher = Searcher::new(&mut table, teacher, far);
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         let mut value = 0;
@@ -278,43 +299,18 @@ fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sam
                 .expect("no deadline");
             value = result.value;
         }
-        searched.push((board, in_discs(value), first_to_move));
         let square = if rng.below(params.random_one_in) == 0 {
             rng.square_of(board.moves())
         } else {
             order[0]
         };
-        board = board.play(square);
-        first_to_move = !first_to_move;
-    };
-    let mut solved_out = Vec::new();
-    // The final margin for the side to move of `board`.
-    let margin = if over {
-        let (own, opp) = board.counts();
-        own as i32 - opp as i32
-    } else {
-        let mut engine = Engine::for_time(Duration::from_millis(10));
-        let solved = engine.solve_with(board, teacher);
-        solved_line(board, solved, &mut engine, teacher, &mut solved_out);
-        solved.value
-    };
+        (square, in_discs(value))
+    });
+    let mut engine = Engine::for_time(Duration::from_millis(10));
     let share = params.outcome_share;
-    let mut out: Vec<Sample> = searched
-        .into_iter()
-        .map(|(board, value, first)| {
-            let outcome = if first == first_to_move {
-                margin
-            } else {
-                -margin
-            };
-            Sample {
-                board,
-                value: ((1.0 - share) * value + share * outcome as f64) as f32,
-            }
-        })
-        .collect();
-    out.append(&mut solved_out);
-    out
+    played.labelled(&mut engine, teacher, |searched, outcome| {
+        (1.0 - share) * searched + share * outcome as f64
+    })
 }
 
 /// How well one stage's weights fit.
@@ -390,15 +386,14 @@ pub fn fit(
         } else {
             window.iter().map(|x| (x.board, x.value as f64)).collect()
         };
+        let unit = othello::DISC as f64;
         if let Some(start) = start {
-            let unit = othello::DISC as f64;
             previous = start.stages()[s].iter().map(|&w| w as f64 / unit).collect();
         }
         let (w, mut stage_fit) = fit_stage(&labelled, &previous, params.epochs);
         stage_fit.searched = if search { labelled.len() } else { 0 };
         progress(s, &stage_fit);
         fits.push(stage_fit);
-        let unit = othello::DISC as f64;
         stages[s] = w
             .iter()
             .map(|&v| (v * unit).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16)
@@ -565,7 +560,7 @@ mod tests {
             searched_per_stage: 0,
             outcome_share: 0.0,
         };
-        let teacher = crate::eval::pattern::embedded();
+        let teacher = embedded();
         let one = generate_with_teacher(&params, teacher, 1, || {});
         let three = generate_with_teacher(&params, teacher, 3, || {});
         assert!(one.len() > 5 * 40, "{} positions", one.len());
@@ -615,7 +610,7 @@ mod tests {
             searched_per_stage: 0,
             outcome_share: 1.0,
         };
-        let samples = generate_with_teacher(&params, crate::eval::pattern::embedded(), 1, || {});
+        let samples = generate_with_teacher(&params, embedded(), 1, || {});
         let empties = |x: &Sample| (!(x.board.own | x.board.opp)).count_ones();
         let margin = samples
             .iter()
