@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use crate::board::Board;
-use crate::eval::othello::DISC;
+use crate::eval::othello::{neighbours, DISC};
 
 /// The base patterns, as lists of `(row, col)`; each stands for all its images under
 /// the 8 symmetries of the board.
@@ -332,11 +332,7 @@ pub fn extras(board: Board) -> [i32; EXTRAS] {
 fn extras_with_moves(board: Board, own_moves: u32) -> [i32; EXTRAS] {
     let own_moves = own_moves as i32;
     let opp_moves = board.pass().moves().count_ones() as i32;
-    let empty = !(board.own | board.opp);
-    let west = (empty >> 1) & !0x8080_8080_8080_8080;
-    let east = (empty << 1) & !0x0101_0101_0101_0101;
-    let row = empty | west | east;
-    let around = west | east | (row << 8) | (row >> 8);
+    let around = neighbours(!(board.own | board.opp));
     let frontier =
         (board.opp & around).count_ones() as i32 - (board.own & around).count_ones() as i32;
     [1, own_moves - opp_moves, frontier]
