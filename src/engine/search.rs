@@ -45,6 +45,18 @@ const PROBCUT_SIGMA: [[i32; 9]; 4] = [
 /// mover's discs) in the solver's fastest-first ordering, against 16 per reply.
 const POTENTIAL_WEIGHT: i32 = 4;
 
+/// Nodes with at least this many plies left order their moves by the evaluation of
+/// each child ([`Searcher::ordered_by_evaluation`]); shallower ones by a cheap guess.
+const EVALUATED_ORDER_DEPTH: i32 = 4;
+
+/// Nodes with at least this many plies left value each child for the ordering by a
+/// 1-ply search of it rather than by its evaluation.
+const SEARCHED_ORDER_DEPTH: i32 = 6;
+
+/// In the evaluated order, the malus per move a child leaves the opponent, in
+/// evaluation units (a disc is 100).
+const ORDER_REPLY_WEIGHT: i32 = 60;
+
 /// ProbCut is tried only with bounds well inside the heuristic range.
 const PROBCUT_LIMIT: i32 = 3_000;
 
@@ -70,20 +82,36 @@ const ORDER_WEIGHTS: [i32; 64] = {
     out
 };
 
-/// Moves of one node, best first by a cheap guess.
+/// Moves of one node with their ordering scores, best first once sorted.
 struct MoveList {
     moves: [(i32, Square); 64],
     len: usize,
 }
 
 impl MoveList {
+    /// No moves yet.
+    fn empty() -> MoveList {
+        MoveList {
+            moves: [(0, Square::from_index(0)); 64],
+            len: 0,
+        }
+    }
+
+    /// Adds `square` with its ordering `score`.
+    fn push(&mut self, score: i32, square: Square) {
+        self.moves[self.len] = (score, square);
+        self.len += 1;
+    }
+
+    /// Sorts best (highest score) first, ties in the order they were added.
+    fn sort(&mut self) {
+        self.moves[..self.len].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    }
+
     /// `moves` ordered: `first` (a table move) if legal, then by few replies for the
     /// opponent and by cell weight; in positional order when `sort` is false.
     fn new(board: Board, moves: u64, first: Option<Square>, sort: bool) -> MoveList {
-        let mut list = MoveList {
-            moves: [(0, Square::from_index(0)); 64],
-            len: 0,
-        };
+        let mut list = MoveList::empty();
         for square in Squares(moves) {
             let score = if Some(square) == first {
                 INFINITE
@@ -93,11 +121,10 @@ impl MoveList {
             } else {
                 0
             };
-            list.moves[list.len] = (score, square);
-            list.len += 1;
+            list.push(score, square);
         }
         if sort || first.is_some() {
-            list.moves[..list.len].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+            list.sort();
         }
         list
     }
@@ -107,10 +134,7 @@ impl MoveList {
     /// replies fewer, and a quarter of a reply per cell of the opponent's potential
     /// mobility), then moves into a quadrant with an odd number of empty cells.
     fn fastest_first(board: Board, moves: u64, first: Option<Square>) -> MoveList {
-        let mut list = MoveList {
-            moves: [(0, Square::from_index(0)); 64],
-            len: 0,
-        };
+        let mut list = MoveList::empty();
         let odd = last_empties::odd_cells(!(board.own | board.opp));
         for square in Squares(moves) {
             let score = if Some(square) == first {
@@ -124,8 +148,7 @@ impl MoveList {
                     + if square.bit() & odd != 0 { 4 } else { 0 }
                     + if square.bit() & CORNERS != 0 { 8 } else { 0 }
             };
-            list.moves[list.len] = (score, square);
-            list.len += 1;
+            list.push(score, square);
         }
         list.moves[..list.len].sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
         list
@@ -319,7 +342,11 @@ impl<'a> Searcher<'a> {
                 return value;
             }
         }
-        let list = MoveList::new(board, moves, first, depth >= 3);
+        let list = if depth >= EVALUATED_ORDER_DEPTH {
+            self.ordered_by_evaluation(board, features, moves, first, depth)
+        } else {
+            MoveList::new(board, moves, first, depth >= 3)
+        };
         let Some((best, best_move)) = self.principal_variation(
             board,
             &list,
@@ -334,6 +361,45 @@ impl<'a> Searcher<'a> {
         };
         self.remember(board, best, depth as u8, alpha, beta, best_move);
         best
+    }
+
+    /// `moves` of `board` (whose features are `features`, `depth` plies left)
+    /// ordered: `first` (a table move) if legal, then by the value of each child for
+    /// the mover, less [`ORDER_REPLY_WEIGHT`] per move it leaves the opponent. The
+    /// value is the child's evaluation, or from [`SEARCHED_ORDER_DEPTH`] plies left
+    /// that of a 1-ply search of it (which counts nodes and may meet the deadline,
+    /// like any search).
+    fn ordered_by_evaluation(
+        &mut self,
+        board: Board,
+        features: &Features,
+        moves: u64,
+        first: Option<Square>,
+        depth: i32,
+    ) -> MoveList {
+        let mut list = MoveList::empty();
+        for square in Squares(moves) {
+            let score = if Some(square) == first {
+                INFINITE
+            } else {
+                let flips = board.flips(square);
+                let child = board.play_flipping(square, flips);
+                let replies = child.moves().count_ones() as i32;
+                let child_features = self.layout.play(features, square.index(), flips);
+                let child_value = if depth >= SEARCHED_ORDER_DEPTH {
+                    self.heuristic(child, &child_features, 1, -INFINITE, INFINITE)
+                } else if replies == 0 {
+                    0
+                } else {
+                    self.weights
+                        .evaluate_features(child, &child_features, replies as u32)
+                };
+                -child_value - ORDER_REPLY_WEIGHT * replies
+            };
+            list.push(score, square);
+        }
+        list.sort();
+        list
     }
 
     /// ProbCut (Buro): a shallow search predicts the deep one, whose value differs
@@ -539,5 +605,59 @@ mod tests {
         assert_eq!(stability_cutoff(board, bound + 1), Some(bound));
         assert_eq!(stability_cutoff(board, bound - 1), None);
         assert_eq!(stability_cutoff(board, final_score(55, 9)), None);
+    }
+
+    /// The evaluated order holds each legal move once, the table's move first, then
+    /// the others by the child's evaluation (or 1-ply search) for the mover less the
+    /// replies' malus, best first; over positions along random games.
+    #[test]
+    fn the_evaluated_order_puts_the_table_move_first_then_the_best_looking() {
+        let weights = crate::eval::pattern::embedded();
+        let mut table = Table::new(10);
+        let far = Instant::now() + std::time::Duration::from_secs(60);
+        let mut searcher = Searcher::new(&mut table, weights, far);
+        let mut other_table = Table::new(10);
+        let mut other = Searcher::new(&mut other_table, weights, far);
+        let mut rng = crate::splitmix::SplitMix64::new(3);
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut board = crate::board::Geometry::STANDARD.start();
+            while let Some(next) = rng.step(board) {
+                board = next;
+                let moves = board.moves();
+                if moves.count_ones() < 3 {
+                    continue;
+                }
+                let first = Squares(moves).last();
+                let features = searcher.layout.features(board);
+                let depth = if checked % 2 == 0 {
+                    EVALUATED_ORDER_DEPTH
+                } else {
+                    SEARCHED_ORDER_DEPTH
+                };
+                let list = searcher.ordered_by_evaluation(board, &features, moves, first, depth);
+                let order: Vec<Square> = list.squares().collect();
+                assert_eq!(order[0], first.unwrap());
+                let mut sorted: Vec<u8> = order.iter().map(|s| s.index()).collect();
+                sorted.sort_unstable();
+                let legal: Vec<u8> = Squares(moves).map(|s| s.index()).collect();
+                assert_eq!(sorted, legal);
+                for &(score, square) in &list.moves[1..list.len] {
+                    let child = board.play(square);
+                    let replies = child.moves().count_ones() as i32;
+                    let value = if depth >= SEARCHED_ORDER_DEPTH {
+                        other.midgame(child, 1, -INFINITE, INFINITE)
+                    } else if replies == 0 {
+                        0
+                    } else {
+                        weights.evaluate(child)
+                    };
+                    assert_eq!(score, -value - ORDER_REPLY_WEIGHT * replies);
+                }
+                assert!(list.moves[1..list.len].windows(2).all(|w| w[0].0 >= w[1].0));
+                checked += 1;
+            }
+        }
+        assert!(checked > 300, "{checked}");
     }
 }
