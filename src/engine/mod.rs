@@ -132,7 +132,15 @@ impl Engine {
         }
         let empties = (!(board.own | board.opp)).count_ones();
         let to_solve = empties <= SOLVE_EMPTIES;
-        let mut searcher = Searcher::new(&mut self.table, embedded(), deadline);
+        // In the solver's range the heuristic deepening has a deadline of its own, the
+        // handover: an iteration still running then is cut off rather than left to
+        // take the solver's time (near the end, one iteration can take it all).
+        let handover = if to_solve {
+            deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
+        } else {
+            deadline
+        };
+        let mut searcher = Searcher::new(&mut self.table, embedded(), handover);
         for depth in 1..=empties {
             let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
             if let Some(result) = result {
@@ -142,18 +150,20 @@ impl Engine {
                     thought.depth = depth;
                 }
             }
-            // Outside the solver's range deepening goes on until the deadline: an
-            // unfinished iteration searches the previous best move first, and a later
-            // move replaces it only once searched completely at the new depth.
-            if searcher.stopped || (to_solve && start.elapsed() >= budget.mul_f64(HANDOVER_SHARE)) {
+            // Deepening goes on until its deadline: an unfinished iteration searches
+            // the previous best move first, and a later move replaces it only once
+            // searched completely at the new depth.
+            if searcher.stopped {
                 break;
             }
         }
-        if to_solve && !searcher.stopped {
+        thought.nodes = searcher.nodes;
+        if to_solve {
+            let mut solver = Searcher::new(&mut self.table, embedded(), deadline);
             // First who wins, within the window around a draw (several times cheaper),
             // then the margin. A proved loss keeps the heuristic move, which may well
             // make the win harder for the opponent to find.
-            if let Some(result) = searcher.root_within(board, Depth::End, &mut order, -1, 1) {
+            if let Some(result) = solver.root_within(board, Depth::End, &mut order, -1, 1) {
                 if result.complete {
                     let outcome = result.value.cmp(&0);
                     if outcome != Ordering::Less {
@@ -162,8 +172,8 @@ impl Engine {
                     }
                 }
             }
-            if !searcher.stopped {
-                if let Some(result) = searcher.root(board, Depth::End, &mut order) {
+            if !solver.stopped {
+                if let Some(result) = solver.root(board, Depth::End, &mut order) {
                     if result.complete {
                         thought.best = Some(result.best);
                         thought.solved = true;
@@ -172,8 +182,8 @@ impl Engine {
                     }
                 }
             }
+            thought.nodes += solver.nodes;
         }
-        thought.nodes = searcher.nodes;
         thought
     }
 }
