@@ -59,7 +59,7 @@ class Ours:
             raise EngineError('unreadable answer %r' % lines[0])
         sq = (int(m.group(1)) - 1) * 8 + int(m.group(2)) - 1
         info = {'t': dt, 'cpu': LAST_CPU[0]}
-        v = re.search(r'depth (\d+) (\w+) value (-?\d+) nodes (\d+) in ([\d.]+) s', pr.stderr)
+        v = re.search(r'depth (\d+) (\w+(?: \w+)?) value (-?\d+) nodes (\d+) in ([\d.]+) s', pr.stderr)
         if v:
             info.update(depth=int(v.group(1)), kind=v.group(2), value=int(v.group(3)),
                         nodes=int(v.group(4)), search_s=float(v.group(5)))
