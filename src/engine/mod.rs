@@ -234,13 +234,18 @@ impl Engine {
     /// does (same search, ProbCut included): the measure of the search's speed
     /// (`reversi engine speed`). `depth` is the deepest search completed.
     pub fn search_to_depth(&mut self, board: Board, depth: u32) -> Thought {
+        self.search_to_depth_with(board, depth, embedded())
+    }
+
+    /// [`Engine::search_to_depth`] evaluating by `weights`.
+    pub fn search_to_depth_with(&mut self, board: Board, depth: u32, weights: &Weights) -> Thought {
         let far = Instant::now() + Duration::from_secs(1 << 30);
         let mut thought = Thought::default();
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             return thought;
         }
-        let mut searcher = Searcher::new(&mut self.table, embedded(), far);
+        let mut searcher = Searcher::new(&mut self.table, weights, far);
         for plies in 1..=depth {
             if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
                 thought.best = Some(result.best);

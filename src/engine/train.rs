@@ -17,7 +17,6 @@
 
 use std::time::{Duration, Instant};
 
-use super::search::Depth;
 use super::search::{Searcher, INFINITE};
 use super::table::Table;
 use super::{disc_margin, Engine, Thought};
@@ -276,7 +275,7 @@ pub fn generate_with_teacher(
     games.concat()
 }
 
-/// Plies of the searches of [`teacher_game`] go into a table of this many bits.
+/// The searches of [`teacher_game`]'s player go into a table of this many bits.
 const TEACHER_TABLE_BITS: u32 = 16;
 
 /// Game number `game` played by a `play_depth`-ply search (iterative deepening,
@@ -287,24 +286,17 @@ const TEACHER_TABLE_BITS: u32 = 16;
 fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sample> {
     let mut rng =
         SplitMix64::new(params.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut table = Table::new(TEACHER_TABLE_BITS);
-    let far = Instant::now() + Duration::from_secs(1 << 30);
+    let mut player = Engine {
+        table: Table::new(TEACHER_TABLE_BITS),
+    };
     let played = play_game(params.solve_empties, |board| {
-        let mut searcher = Searcher::new(&mut table, teacher, far);
-        let mut order: Vec<Square> = Squares(board.moves()).collect();
-        let mut value = 0;
-        for depth in 1..=params.play_depth as i32 {
-            let result = searcher
-                .root(board, Depth::Plies(depth), &mut order)
-                .expect("no deadline");
-            value = result.value;
-        }
+        let thought = player.search_to_depth_with(board, params.play_depth, teacher);
         let square = if rng.below(params.random_one_in) == 0 {
             rng.square_of(board.moves())
         } else {
-            order[0]
+            thought.best.expect("a position with moves")
         };
-        (square, in_discs(value))
+        (square, in_discs(thought.value))
     });
     let mut engine = Engine::for_time(Duration::from_millis(10));
     let share = params.outcome_share;
@@ -585,15 +577,10 @@ mod tests {
         }
         // The others carry their own 2-ply search's value, in discs.
         let x = one[0];
-        let mut table = Table::new(12);
-        let far = Instant::now() + Duration::from_secs(60);
-        let mut searcher = Searcher::new(&mut table, teacher, far);
-        let mut order: Vec<Square> = Squares(x.board.moves()).collect();
-        searcher.root(x.board, Depth::Plies(1), &mut order);
-        let value = searcher
-            .root(x.board, Depth::Plies(2), &mut order)
-            .unwrap()
-            .value;
+        let mut player = Engine {
+            table: Table::new(12),
+        };
+        let value = player.search_to_depth_with(x.board, 2, teacher).value;
         assert_eq!(in_discs(value) as f32, x.value);
     }
 
