@@ -53,6 +53,24 @@ const EVALUATED_ORDER_DEPTH: i32 = 4;
 /// 1-ply search of it rather than by its evaluation.
 const SEARCHED_ORDER_DEPTH: i32 = 6;
 
+/// The exact solver orders the moves of positions with at least this many empty
+/// cells as the heuristic search does, by the children's values
+/// ([`Searcher::ordered_by_evaluation`], with [`solver_order_plies`]); those with
+/// fewer fastest first.
+const SOLVER_EVALUATED_ORDER: u32 = 14;
+
+/// How deep the exact solver searches each child of a position with `empties` empty
+/// cells to order its moves: not at all (the child's evaluation) below 18 empty
+/// cells, 1 ply below 22, 2 plies from there (the deeper the solve below, the more a
+/// better order saves).
+fn solver_order_plies(empties: u32) -> i32 {
+    match empties {
+        ..=17 => 0,
+        18..=21 => 1,
+        _ => 2,
+    }
+}
+
 /// In the evaluated order, the malus per move a child leaves the opponent, in
 /// evaluation units (a disc is 100).
 const ORDER_REPLY_WEIGHT: i32 = 60;
@@ -343,7 +361,8 @@ impl<'a> Searcher<'a> {
             }
         }
         let list = if depth >= EVALUATED_ORDER_DEPTH {
-            self.ordered_by_evaluation(board, features, moves, first, depth)
+            let plies = if depth >= SEARCHED_ORDER_DEPTH { 1 } else { 0 };
+            self.ordered_by_evaluation(board, features, moves, first, plies)
         } else {
             MoveList::new(board, moves, first, depth >= 3)
         };
@@ -363,19 +382,18 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// `moves` of `board` (whose features are `features`, `depth` plies left)
-    /// ordered: `first` (a table move) if legal, then by the value of each child for
-    /// the mover, less [`ORDER_REPLY_WEIGHT`] per move it leaves the opponent. The
-    /// value is the child's evaluation, or from [`SEARCHED_ORDER_DEPTH`] plies left
-    /// that of a 1-ply search of it (which counts nodes and may meet the deadline,
-    /// like any search).
+    /// `moves` of `board` (whose features are `features`) ordered: `first` (a table
+    /// move) if legal, then by the value of each child for the mover, less
+    /// [`ORDER_REPLY_WEIGHT`] per move it leaves the opponent. The value is the
+    /// child's evaluation when `plies` is 0, else that of a `plies`-deep search of it
+    /// (which counts nodes and may meet the deadline, like any search).
     fn ordered_by_evaluation(
         &mut self,
         board: Board,
         features: &Features,
         moves: u64,
         first: Option<Square>,
-        depth: i32,
+        plies: i32,
     ) -> MoveList {
         let mut list = MoveList::empty();
         for square in Squares(moves) {
@@ -386,8 +404,8 @@ impl<'a> Searcher<'a> {
                 let child = board.play_flipping(square, flips);
                 let replies = child.moves().count_ones() as i32;
                 let child_features = self.layout.play(features, square.index(), flips);
-                let child_value = if depth >= SEARCHED_ORDER_DEPTH {
-                    self.heuristic(child, &child_features, 1, -INFINITE, INFINITE)
+                let child_value = if plies > 0 {
+                    self.heuristic(child, &child_features, plies, -INFINITE, INFINITE)
                 } else if replies == 0 {
                     0
                 } else {
@@ -542,7 +560,7 @@ impl<'a> Searcher<'a> {
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
             first = entry.best;
-            if entry.depth == TO_THE_END {
+            if entry.depth >= TO_THE_END {
                 match entry.bound {
                     Bound::Exact => return entry.value,
                     Bound::Lower => alpha = alpha.max(entry.value),
@@ -553,7 +571,12 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let list = MoveList::fastest_first(board, moves, first);
+        let list = if empties >= SOLVER_EVALUATED_ORDER {
+            let features = self.layout.features(board);
+            self.ordered_by_evaluation(board, &features, moves, first, solver_order_plies(empties))
+        } else {
+            MoveList::fastest_first(board, moves, first)
+        };
         let Some((best, best_move)) =
             self.principal_variation(board, &list, alpha, beta, |s, _, _, child, lo, hi| {
                 -s.endgame(child, empties - 1, -hi, -lo)
@@ -561,7 +584,8 @@ impl<'a> Searcher<'a> {
         else {
             return 0;
         };
-        self.remember(board, best, TO_THE_END, alpha, beta, best_move);
+        let depth = TO_THE_END + empties as u8;
+        self.remember(board, best, depth, alpha, beta, best_move);
         best
     }
 }
@@ -608,16 +632,12 @@ mod tests {
     }
 
     /// The evaluated order holds each legal move once, the table's move first, then
-    /// the others by the child's evaluation (or 1-ply search) for the mover less the
-    /// replies' malus, best first; over positions along random games.
+    /// the others by the child's evaluation (or 1- or 2-ply search) for the mover less
+    /// the replies' malus, best first; over positions along random games.
     #[test]
     fn the_evaluated_order_puts_the_table_move_first_then_the_best_looking() {
         let weights = crate::eval::pattern::embedded();
-        let mut table = Table::new(10);
         let far = Instant::now() + std::time::Duration::from_secs(60);
-        let mut searcher = Searcher::new(&mut table, weights, far);
-        let mut other_table = Table::new(10);
-        let mut other = Searcher::new(&mut other_table, weights, far);
         let mut rng = crate::splitmix::SplitMix64::new(3);
         let mut checked = 0;
         for _ in 0..20 {
@@ -629,13 +649,15 @@ mod tests {
                     continue;
                 }
                 let first = Squares(moves).last();
+                // Fresh tables: a search's fail-soft value may depend on what earlier
+                // searches left in its table.
+                let (mut table, mut other_table) = (Table::new(10), Table::new(10));
+                let mut searcher = Searcher::new(&mut table, weights, far);
+                let mut other = Searcher::new(&mut other_table, weights, far);
                 let features = searcher.layout.features(board);
-                let depth = if checked % 2 == 0 {
-                    EVALUATED_ORDER_DEPTH
-                } else {
-                    SEARCHED_ORDER_DEPTH
-                };
-                let list = searcher.ordered_by_evaluation(board, &features, moves, first, depth);
+                // The heuristic search's two orders and the solver's deepest.
+                let plies = checked % 3;
+                let list = searcher.ordered_by_evaluation(board, &features, moves, first, plies);
                 let order: Vec<Square> = list.squares().collect();
                 assert_eq!(order[0], first.unwrap());
                 let mut sorted: Vec<u8> = order.iter().map(|s| s.index()).collect();
@@ -645,8 +667,8 @@ mod tests {
                 for &(score, square) in &list.moves[1..list.len] {
                     let child = board.play(square);
                     let replies = child.moves().count_ones() as i32;
-                    let value = if depth >= SEARCHED_ORDER_DEPTH {
-                        other.midgame(child, 1, -INFINITE, INFINITE)
+                    let value = if plies > 0 {
+                        other.midgame(child, plies, -INFINITE, INFINITE)
                     } else if replies == 0 {
                         0
                     } else {

@@ -1,4 +1,7 @@
-//! The transposition table: one slot per hash of the position, always replaced.
+//! The transposition table: pairs of slots, one pair per hash of the position. The
+//! first slot of a pair keeps the deeper of the results that land there, the second
+//! takes the others, so a deep result (an exact solve of many empty cells) is not
+//! lost to the many shallow ones stored after it.
 //!
 //! A slot holds the full position (both bitboards, so a hit is never a collision) and
 //! one packed word: value, depth, bound and best move. Slots are `[u64; 3]` so that
@@ -22,7 +25,7 @@ pub enum Bound {
 pub struct Entry {
     /// The value found.
     pub value: i32,
-    /// The depth searched; [`TO_THE_END`] for an exact end-of-game solve.
+    /// The depth searched; [`TO_THE_END`] and more for an exact end-of-game solve.
     pub depth: u8,
     /// How `value` relates to the true value.
     pub bound: Bound,
@@ -30,7 +33,8 @@ pub struct Entry {
     pub best: Option<Square>,
 }
 
-/// The depth recorded for results of the exact endgame solver: deeper than any
+/// The depth recorded for results of the exact endgame solver starts here (plus the
+/// position's empty cells, so that larger solves count as deeper): deeper than any
 /// heuristic search, so they answer every probe.
 pub const TO_THE_END: u8 = 100;
 
@@ -60,40 +64,63 @@ impl Table {
         ((h ^ (h >> 31)) & self.mask) as usize
     }
 
-    /// The stored result for `board`, if its slot holds that position.
+    /// The entry stored for `board`, if either slot of its pair holds it.
     #[inline]
     pub fn probe(&self, board: Board) -> Option<Entry> {
-        let [own, opp, data] = self.slots[self.index(board)];
-        if own != board.own || opp != board.opp || data == 0 {
-            return None;
-        }
-        let bound = match (data >> 40) & 3 {
-            1 => Bound::Lower,
-            2 => Bound::Upper,
-            _ => Bound::Exact,
-        };
-        let best = (data >> 48) & 0x7f;
-        Some(Entry {
-            value: data as u32 as i32,
-            depth: (data >> 32) as u8,
-            bound,
-            best: (best < 64).then(|| Square::from_index(best as u8)),
+        let pair = self.index(board) & !1;
+        [pair, pair + 1].into_iter().find_map(|index| {
+            let [own, opp, data] = self.slots[index];
+            (own == board.own && opp == board.opp && data != 0).then(|| unpack(data))
         })
     }
 
-    /// Stores `entry` for `board`, replacing whatever its slot held.
+    /// Stores `entry` for `board`: over the entry for `board` where its pair holds
+    /// one, else in the first slot when `entry` is at least as deep as the entry there
+    /// (which moves to the second), else in the second.
     #[inline]
     pub fn store(&mut self, board: Board, entry: Entry) {
-        let bound = match entry.bound {
-            Bound::Lower => 1u64,
-            Bound::Upper => 2,
-            Bound::Exact => 3,
-        };
-        let best = entry.best.map_or(64, |s| s.index() as u64);
-        let data =
-            entry.value as u32 as u64 | (entry.depth as u64) << 32 | bound << 40 | best << 48;
-        let index = self.index(board);
-        self.slots[index] = [board.own, board.opp, data];
+        let slot = [board.own, board.opp, pack(entry)];
+        let pair = self.index(board) & !1;
+        let first = self.slots[pair];
+        if let Some(index) = [pair, pair + 1]
+            .into_iter()
+            .find(|&index| self.slots[index][..2] == [board.own, board.opp])
+        {
+            self.slots[index] = slot;
+        } else if entry.depth >= unpack(first[2]).depth {
+            self.slots[pair + 1] = first;
+            self.slots[pair] = slot;
+        } else {
+            self.slots[pair + 1] = slot;
+        }
+    }
+}
+
+/// One word: value (bits 0-31), depth (32-39), bound (40-41), best move (48-54, 64
+/// for none).
+fn pack(entry: Entry) -> u64 {
+    let bound = match entry.bound {
+        Bound::Lower => 1u64,
+        Bound::Upper => 2,
+        Bound::Exact => 3,
+    };
+    let best = entry.best.map_or(64, |s| s.index() as u64);
+    entry.value as u32 as u64 | (entry.depth as u64) << 32 | bound << 40 | best << 48
+}
+
+/// The entry packed in `data` by [`pack`].
+fn unpack(data: u64) -> Entry {
+    let bound = match (data >> 40) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        _ => Bound::Exact,
+    };
+    let best = (data >> 48) & 0x7f;
+    Entry {
+        value: data as u32 as i32,
+        depth: (data >> 32) as u8,
+        bound,
+        best: (best < 64).then(|| Square::from_index(best as u8)),
     }
 }
 
@@ -130,5 +157,37 @@ mod tests {
             assert_eq!(table.probe(board), Some(entry));
         }
         assert_eq!(table.probe(board.pass()), None);
+    }
+
+    /// In a table of one pair, a deep result stays in the first slot while shallower
+    /// ones take turns in the second; a result for a position already stored replaces
+    /// its entry where it is; one at least as deep as the first slot's pushes that to
+    /// the second.
+    #[test]
+    fn the_first_slot_keeps_the_deepest_result() {
+        let mut table = Table::new(1);
+        let start = crate::board::Geometry::STANDARD.start();
+        let boards: Vec<Board> = crate::board::Squares(start.moves())
+            .map(|square| start.play(square))
+            .collect();
+        let at = |depth| Entry {
+            value: depth as i32,
+            depth,
+            bound: Bound::Exact,
+            best: None,
+        };
+        table.store(boards[0], at(TO_THE_END + 20));
+        table.store(boards[1], at(5));
+        table.store(boards[2], at(6));
+        assert_eq!(table.probe(boards[0]), Some(at(TO_THE_END + 20)));
+        assert_eq!(table.probe(boards[1]), None);
+        assert_eq!(table.probe(boards[2]), Some(at(6)));
+        table.store(boards[0], at(3));
+        assert_eq!(table.probe(boards[0]), Some(at(3)));
+        assert_eq!(table.probe(boards[2]), Some(at(6)));
+        table.store(boards[3], at(TO_THE_END + 21));
+        assert_eq!(table.probe(boards[3]), Some(at(TO_THE_END + 21)));
+        assert_eq!(table.probe(boards[0]), Some(at(3)));
+        assert_eq!(table.probe(boards[2]), None);
     }
 }
