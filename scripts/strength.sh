@@ -11,7 +11,8 @@
 #       independent rules module (scripts/strength/othello.py). ZEBRA_SOURCE is a
 #       checkout of https://github.com/lk16/zebra (git clone it once; nothing is
 #       fetched here); it is copied, patched (scripts/strength/zebra.patch) and built
-#       in bench-out/zebra. OPENINGS=N plays the first N openings only.
+#       in bench-out/zebra (again only when the source or the patch changed).
+#       OPENINGS=N plays the first N openings only.
 #       START=K skips the first K openings (a long match split in parts).
 #   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
 #       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
@@ -36,14 +37,21 @@ zebra)
         exit 2
     fi
     shift 2
-    rm -rf "$out/zebra"
-    cp -R "$src" "$out/zebra"
-    # Zebra's old C needs -fwrapv -fno-strict-aliasing at -O2 (else it crashes in
-    # the endgame); the patch prints the move chosen and takes fractional seconds.
-    (cd "$out/zebra" && rm -f ./*.o zebra && patch -s -p0 < "$kit/zebra.patch" &&
-        make -s zebra OPTS='-O2 -fwrapv -fno-strict-aliasing' LDFLAGS='-lm -lz' \
-            >"$out/zebra-build.log" 2>&1) ||
-        { echo "building Zebra failed: see $out/zebra-build.log" >&2; exit 1; }
+    src=$(cd "$src" && pwd)
+    # Built again only when the source folder, a file in it or the patch changed.
+    stamp="$src $(cksum < "$kit/zebra.patch")"
+    if [ ! -x "$out/zebra/zebra" ] || [ "$(cat "$out/zebra/.built-from" 2>/dev/null)" != "$stamp" ] ||
+        [ -n "$(find "$src" -type f -newer "$out/zebra/zebra" | head -n 1)" ]; then
+        rm -rf "$out/zebra"
+        cp -R "$src" "$out/zebra"
+        # Zebra's old C needs -fwrapv -fno-strict-aliasing at -O2 (else it crashes in
+        # the endgame); the patch prints the move chosen and takes fractional seconds.
+        (cd "$out/zebra" && rm -f ./*.o zebra && patch -s -p0 < "$kit/zebra.patch" &&
+            make -s zebra OPTS='-O2 -fwrapv -fno-strict-aliasing' LDFLAGS='-lm -lz' \
+                >"$out/zebra-build.log" 2>&1) ||
+            { echo "building Zebra failed: see $out/zebra-build.log" >&2; exit 1; }
+        echo "$stamp" > "$out/zebra/.built-from"
+    fi
     [ $# -gt 0 ] || set -- 0.5 2
     for seconds in "$@"; do
         result="$out/zebra_$seconds${START:+_from$START}.jsonl"
