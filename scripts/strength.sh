@@ -43,7 +43,10 @@ zebra)
     if [ ! -x "$out/zebra/zebra" ] || [ "$(cat "$out/zebra/.built-from" 2>/dev/null)" != "$stamp" ] ||
         [ -n "$(find "$src" -type f -newer "$out/zebra/zebra" | head -n 1)" ]; then
         rm -rf "$out/zebra"
-        cp -R "$src" "$out/zebra"
+        # The folder's contents, not the folder: were ZEBRA_SOURCE a symbolic link,
+        # `cp -R` would copy the link and the build would change the checkout itself.
+        mkdir "$out/zebra"
+        cp -R "$src/." "$out/zebra/"
         # Zebra's old C needs -fwrapv -fno-strict-aliasing at -O2 (else it crashes in
         # the endgame); the patch prints the move chosen and takes fractional seconds.
         (cd "$out/zebra" && rm -f ./*.o zebra && patch -s -p0 < "$kit/zebra.patch" &&
