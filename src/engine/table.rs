@@ -45,8 +45,10 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table with `2^bits` slots of 24 bytes.
+    /// A table with `2^bits` slots of 24 bytes (`bits` at least 1: the slots go in
+    /// pairs).
     pub fn new(bits: u32) -> Table {
+        assert!(bits >= 1, "a table needs at least one pair of slots");
         Table {
             slots: vec![[0; 3]; 1 << bits],
             mask: (1 << bits) - 1,
