@@ -690,12 +690,26 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_signal_removes_the_named_temporary() {
+        use std::os::unix::process::CommandExt;
         use std::os::unix::process::ExitStatusExt;
         use std::time::{Duration, Instant};
-        for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGXFSZ] {
+        const SIGNALS: [i32; 4] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGXFSZ];
+        for signal in SIGNALS {
             let folder = tempfile::tempdir().unwrap();
             fs::write(folder.path().join("output.txt"), b"old").unwrap();
-            let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+            // A test run started by `cmd &` ignores SIGINT, one under `nohup` SIGHUP;
+            // the child would inherit that and, leaving ignored signals ignored,
+            // never end. SAFETY: only signal(2), async-signal-safe, before exec.
+            unsafe {
+                command.pre_exec(|| {
+                    for signal in SIGNALS {
+                        libc::signal(signal, libc::SIG_DFL);
+                    }
+                    Ok(())
+                });
+            }
+            let mut child = command
                 .args(["--ignored", "--exact", "--nocapture"])
                 .arg("output_file::tests::write_through_a_named_temporary_forever")
                 .env("REVERSI_TEST_FOLDER", folder.path())

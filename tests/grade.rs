@@ -2,6 +2,8 @@
 //! JUnit XML (parsed with a real XML parser), and the Gradescope and Vocareum
 //! bundles of `reversi package` run in a simulated platform layout.
 
+mod common;
+
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -365,7 +367,8 @@ fn ctrl_c_keeps_what_is_done_and_says_so() {
     }
     let reports = dir.path().join("reports");
     let cases = official();
-    let child = Command::new(BIN)
+    let mut command = Command::new(BIN);
+    let child = common::with_default_signals(&mut command)
         .args([
             "grade",
             class.to_str().unwrap(),

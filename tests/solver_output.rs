@@ -4,6 +4,8 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -24,7 +26,9 @@ fn start(depth: &str) -> Vec<u8> {
 }
 
 fn solver() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_reversi"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_reversi"));
+    common::with_default_signals(&mut command);
+    command
 }
 
 /// A folder holding `input.txt` and the old `output.txt`.

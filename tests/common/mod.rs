@@ -139,3 +139,24 @@ impl ArgsSyntax for NoArgs {
         String::new()
     }
 }
+
+/// The signals the tests send to the programs they start.
+pub const SENT_SIGNALS: [i32; 4] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGXFSZ];
+
+/// Makes `command`'s process start with the default action for [`SENT_SIGNALS`]. A
+/// test run started in the background by a shell (`make test &`) ignores SIGINT, one
+/// under `nohup` SIGHUP, and a child inherits that: the solver leaves an ignored
+/// signal ignored (as it should), so a test that signals it would wait for ever.
+pub fn with_default_signals(command: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure only calls signal(2), which is
+    // async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in SENT_SIGNALS {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        })
+    }
+}
