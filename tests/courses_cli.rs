@@ -27,17 +27,13 @@ const WHITE_MUST_PASS: &str = "WXOEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE
 #[test]
 fn umea_prints_exactly_one_legal_move_line() {
     let position = position_text(START);
-    for threads in [&[][..], &["--threads", "1"][..], &["--threads", "3"][..]] {
-        let mut args = vec!["umea", &position, "0.2"];
-        args.extend_from_slice(threads);
-        let output = reversi(&args, None);
-        assert!(output.status.success(), "{args:?}");
-        let text = stdout(&output);
-        assert_eq!(text.lines().count(), 1);
-        assert!(text.ends_with('\n'));
-        let square = parse_answer(&text).unwrap().expect("a move");
-        assert!(START.board().moves() & square.bit() != 0);
-    }
+    let output = reversi(&["umea", &position, "0.2"], None);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.ends_with('\n'));
+    let square = parse_answer(&text).unwrap().expect("a move");
+    assert!(START.board().moves() & square.bit() != 0);
 }
 
 #[test]
@@ -74,10 +70,6 @@ fn umea_bad_arguments_exit_2_with_a_message_on_stderr_only() {
         (
             vec!["umea", &position_text(START)[..], "1", "2"],
             "the third argument",
-        ),
-        (
-            vec!["umea", "--threads", "0", &position_text(START)[..], "1"],
-            "--threads",
         ),
     ] {
         let output = reversi(&args, None);

@@ -9,7 +9,7 @@ use super::sandbox::SandboxArgs;
 use super::UsageError;
 use crate::arena::{self, Ending, Fault, Program};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
-use crate::engine::{available_threads, deadline_for, Engine};
+use crate::engine::{deadline_for, Engine};
 use crate::format::umea;
 use crate::rules::Color;
 
@@ -33,9 +33,6 @@ pub struct UmeaArgs {
     /// Print the search's depth, value and node count on standard error.
     #[arg(long)]
     verbose: bool,
-    /// Search on this many threads (default: one per processor available).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -114,8 +111,7 @@ pub(super) fn run(args: UmeaArgs, started: Instant) -> Result<()> {
     } else {
         let deadline = deadline_for(started, seconds);
         let budget = deadline.saturating_duration_since(started);
-        let threads = args.threads.map_or_else(available_threads, usize::from);
-        let thought = Engine::for_time_on(budget, threads).think(board, deadline);
+        let thought = Engine::for_time(budget).think(board, deadline);
         if args.verbose {
             eprintln!(
                 "depth {} {} value {} nodes {} in {:.3} s",

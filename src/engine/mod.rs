@@ -13,7 +13,6 @@ mod table;
 pub mod train;
 
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
@@ -37,13 +36,6 @@ const POSITIONS_PER_SECOND: f64 = 4e6;
 /// In positions to solve, heuristic deepening hands over to the solver after this
 /// share of the time.
 const HANDOVER_SHARE: f64 = 0.2;
-
-/// The threads [`Engine::think`] uses by default where the player may take the whole
-/// machine (a wall-clock limit, no opponent thinking at the same time): one per
-/// processor this process may run on.
-pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
 
 /// What a child's value does to a fail-soft negamax node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,8 +87,6 @@ pub struct Thought {
 /// The strong player. Keeps its transposition table between calls.
 pub struct Engine {
     table: Table,
-    /// Threads that search each move (sharing the table): 1 unless set.
-    threads: usize,
 }
 
 impl Default for Engine {
@@ -106,17 +96,10 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine with an empty transposition table of the largest size, searching on
-    /// one thread.
+    /// An engine with an empty transposition table of the largest size.
     pub fn new() -> Engine {
-        Engine::with_table_bits(TABLE_BITS)
-    }
-
-    /// An engine whose table has `2^bits` slots, searching on one thread.
-    fn with_table_bits(bits: u32) -> Engine {
         Engine {
-            table: Table::new(bits),
-            threads: 1,
+            table: Table::new(TABLE_BITS),
         }
     }
 
@@ -124,127 +107,42 @@ impl Engine {
     /// per position it can visit, so that a short search neither spends its time
     /// touching fresh memory nor leaves much of it to free at exit.
     pub fn for_time(budget: Duration) -> Engine {
-        Engine::for_time_on(budget, 1)
-    }
-
-    /// [`Engine::for_time`] for an engine whose [`Engine::think`] runs on `threads`
-    /// threads (at least one), its table sized for all of them; its other searches
-    /// stay on one thread.
-    pub fn for_time_on(budget: Duration, threads: usize) -> Engine {
-        let threads = threads.max(1);
-        let positions = (budget.as_secs_f64() * POSITIONS_PER_SECOND * threads as f64).max(1.0);
+        let positions = (budget.as_secs_f64() * POSITIONS_PER_SECOND).max(1.0);
         let bits = (positions.log2().ceil() as u32).clamp(MIN_TABLE_BITS, TABLE_BITS);
         Engine {
-            threads,
-            ..Engine::with_table_bits(bits)
+            table: Table::new(bits),
         }
     }
 
     /// Chooses a move for the side to move of `board`, returning by `deadline` (give or
     /// take the time to read the clock once per thousand positions, well under a
     /// millisecond). Always a legal move when one exists, however short the time.
-    ///
-    /// With more than one thread the threads share the table (lazy SMP): the first
-    /// searches as a single thread would, the others one ply deeper at each
-    /// iteration and, in the solver's range, straight for the exact margin, each
-    /// finding on the way results the others then take from the table. The answer
-    /// is the deepest of their results: an exact solve, else the first thread's
-    /// proved win or draw, else the deepest completed search.
     pub fn think(&mut self, board: Board, deadline: Instant) -> Thought {
         let start = Instant::now();
+        let budget = deadline.saturating_duration_since(start);
         let moves = board.moves();
+        let mut thought = Thought::default();
         if moves == 0 {
-            return Thought::default();
+            return thought;
         }
-        let order: Vec<Square> = Squares(moves).collect();
+        let mut order: Vec<Square> = Squares(moves).collect();
+        thought.best = Some(order[0]);
         if order.len() == 1 {
-            return Thought {
-                best: Some(order[0]),
-                ..Thought::default()
-            };
+            return thought;
         }
-        let halt = AtomicBool::new(false);
-        let table = &self.table;
-        let line = |helper: bool, order: Vec<Square>| Line {
-            table,
-            board,
-            start,
-            deadline,
-            halt: &halt,
-            helper,
-            order,
-        };
-        let thoughts: Vec<Thought> = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..self.threads)
-                .map(|_| {
-                    let line = line(true, order.clone());
-                    scope.spawn(move || line.think())
-                })
-                .collect();
-            let mut thoughts = vec![line(false, order.clone()).think()];
-            thoughts.extend(
-                helpers
-                    .into_iter()
-                    .map(|helper| helper.join().expect("a search thread panicked")),
-            );
-            thoughts
-        });
-        let nodes = thoughts.iter().map(|thought| thought.nodes).sum();
-        let deepest = thoughts
-            .iter()
-            .find(|thought| thought.solved)
-            .or_else(|| {
-                thoughts[..1]
-                    .iter()
-                    .find(|thought| thought.proved.is_some())
-            })
-            .or_else(|| thoughts.iter().rev().max_by_key(|thought| thought.depth))
-            .expect("the first thread's thought");
-        Thought { nodes, ..*deepest }
-    }
-}
-
-/// One thread's search of a move, for [`Engine::think`].
-struct Line<'a> {
-    table: &'a Table,
-    board: Board,
-    start: Instant,
-    deadline: Instant,
-    /// Set by the thread that solves the position exactly: the others stop.
-    halt: &'a AtomicBool,
-    /// Not the first thread: deepens a ply ahead of it and solves without first
-    /// proving who wins.
-    helper: bool,
-    /// The root moves, the best found so far first.
-    order: Vec<Square>,
-}
-
-impl Line<'_> {
-    /// The thread's best move: its deepest completed heuristic search (or the move
-    /// it was searching first when an iteration was cut off), replaced by what the
-    /// solver proved, for positions in its range.
-    fn think(mut self) -> Thought {
-        let board = self.board;
-        let mut thought = Thought {
-            best: Some(self.order[0]),
-            ..Thought::default()
-        };
-        let budget = self.deadline.saturating_duration_since(self.start);
         let empties = (!(board.own | board.opp)).count_ones();
         let to_solve = empties <= SOLVE_EMPTIES;
         // In the solver's range the heuristic deepening has a deadline of its own, the
         // handover: an iteration still running then is cut off rather than left to
         // take the solver's time (near the end, one iteration can take it all).
         let handover = if to_solve {
-            self.deadline
-                .min(self.start + budget.mul_f64(HANDOVER_SHARE))
+            deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
         } else {
-            self.deadline
+            deadline
         };
-        let ahead = u32::from(self.helper);
-        let mut searcher = Searcher::new(self.table, embedded(), handover).halted_by(self.halt);
-        for depth in (1 + ahead)..=empties {
-            let result = searcher.root(board, Depth::Plies(depth as i32), &mut self.order);
+        let mut searcher = Searcher::new(&mut self.table, embedded(), handover);
+        for depth in 1..=empties {
+            let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
             if let Some(result) = result {
                 thought.best = Some(result.best);
                 thought.value = result.value;
@@ -261,15 +159,12 @@ impl Line<'_> {
         }
         thought.nodes = searcher.nodes;
         if to_solve {
-            let mut solver =
-                Searcher::new(self.table, embedded(), self.deadline).halted_by(self.halt);
+            let mut solver = Searcher::new(&mut self.table, embedded(), deadline);
             // First who wins, within the window around a draw (several times cheaper),
             // then the margin. A proved loss keeps the heuristic move, which may well
-            // make the win harder for the opponent to find. Helpers go straight for
-            // the margin, leaving in the table what the first thread's proof needs.
-            if !self.helper {
-                let proof = solver.root_within(board, Depth::End, &mut self.order, -1, 1);
-                if let Some(result) = proof.filter(|result| result.complete) {
+            // make the win harder for the opponent to find.
+            if let Some(result) = solver.root_within(board, Depth::End, &mut order, -1, 1) {
+                if result.complete {
                     let outcome = result.value.cmp(&0);
                     if outcome != Ordering::Less {
                         thought.best = Some(result.best);
@@ -278,13 +173,12 @@ impl Line<'_> {
                 }
             }
             if !solver.stopped {
-                if let Some(result) = solver.root(board, Depth::End, &mut self.order) {
+                if let Some(result) = solver.root(board, Depth::End, &mut order) {
                     if result.complete {
                         thought.best = Some(result.best);
                         thought.solved = true;
                         thought.value = disc_margin(result.value);
                         thought.proved = Some(result.value.cmp(&0));
-                        self.halt.store(true, Relaxed);
                     }
                 }
             }
@@ -314,7 +208,7 @@ impl Engine {
             nodes: 0,
         };
         let empties = (!(board.own | board.opp)).count_ones();
-        let mut searcher = Searcher::new(&self.table, weights, far);
+        let mut searcher = Searcher::new(&mut self.table, weights, far);
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
@@ -351,7 +245,7 @@ impl Engine {
         if order.is_empty() {
             return thought;
         }
-        let mut searcher = Searcher::new(&self.table, weights, far);
+        let mut searcher = Searcher::new(&mut self.table, weights, far);
         for plies in 1..=depth {
             if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
                 thought.best = Some(result.best);
@@ -442,9 +336,9 @@ mod tests {
             }
             let empties = (!(board.own | board.opp)).count_ones();
             let exact = brute_force(board);
-            let table = Table::new(10);
+            let mut table = Table::new(10);
             let far = Instant::now() + Duration::from_secs(60);
-            let mut searcher = Searcher::new(&table, embedded(), far);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
             let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
             assert_eq!(disc_margin(value), exact, "{board:?}");
             let low = searcher.endgame(board, empties, value - 1, value);
@@ -476,9 +370,9 @@ mod tests {
                 continue;
             }
             let mut order: Vec<Square> = Squares(board.moves()).collect();
-            let table = Table::new(10);
+            let mut table = Table::new(10);
             let far = Instant::now() + Duration::from_secs(60);
-            let mut searcher = Searcher::new(&table, embedded(), far);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
             let result = searcher
                 .root_within(board, Depth::End, &mut order, -1, 1)
                 .unwrap();

@@ -6,7 +6,6 @@
 //! [`final_score`], so the solver's results can be stored in the same table and serve
 //! heuristic probes too.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::table::{Bound, Entry, Table, TO_THE_END};
@@ -180,13 +179,10 @@ impl MoveList {
 
 /// The state of one timed search.
 pub struct Searcher<'a> {
-    table: &'a Table,
+    table: &'a mut Table,
     weights: &'a Weights,
     layout: &'static Layout,
     deadline: Instant,
-    /// Set by another thread of the same move when this search's work is no longer
-    /// needed: it then stops as at the deadline.
-    halt: Option<&'a AtomicBool>,
     /// Nodes visited so far.
     pub nodes: u64,
     /// The node count at which the clock is read next.
@@ -220,24 +216,17 @@ pub enum Depth {
 impl<'a> Searcher<'a> {
     /// A search that stops at `deadline`, sharing `table` (which must hold only
     /// results found with the same `weights`), evaluating by `weights`.
-    pub fn new(table: &'a Table, weights: &'a Weights, deadline: Instant) -> Searcher<'a> {
+    pub fn new(table: &'a mut Table, weights: &'a Weights, deadline: Instant) -> Searcher<'a> {
         Searcher {
             table,
             weights,
             layout: layout(),
             deadline,
-            halt: None,
             nodes: 0,
             next_check: CHECK_INTERVAL,
             stopped: false,
             probcut: true,
         }
-    }
-
-    /// The same search, also stopping once `halt` is set (by another thread).
-    pub fn halted_by(mut self, halt: &'a AtomicBool) -> Searcher<'a> {
-        self.halt = Some(halt);
-        self
     }
 
     /// The same search without ProbCut: every value is that of the full tree.
@@ -246,17 +235,15 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Counts a node; true once the deadline has passed or the search was halted.
-    /// The clock and the halt flag are read once [`CHECK_INTERVAL`] nodes have been
-    /// counted since they last were, those of the last empty cells (which
-    /// [`last_empties`] counts, without the clock) included.
+    /// Counts a node; true once the deadline has passed. The clock is read once
+    /// [`CHECK_INTERVAL`] nodes have been counted since it last was, those of the
+    /// last empty cells (which [`last_empties`] counts, without the clock) included.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
-            self.stopped =
-                Instant::now() >= self.deadline || self.halt.is_some_and(|halt| halt.load(Relaxed));
+            self.stopped = Instant::now() >= self.deadline;
         }
         self.stopped
     }
@@ -664,9 +651,9 @@ mod tests {
                 let first = Squares(moves).last();
                 // Fresh tables: a search's fail-soft value may depend on what earlier
                 // searches left in its table.
-                let (table, other_table) = (Table::new(10), Table::new(10));
-                let mut searcher = Searcher::new(&table, weights, far);
-                let mut other = Searcher::new(&other_table, weights, far);
+                let (mut table, mut other_table) = (Table::new(10), Table::new(10));
+                let mut searcher = Searcher::new(&mut table, weights, far);
+                let mut other = Searcher::new(&mut other_table, weights, far);
                 let features = searcher.layout.features(board);
                 // The heuristic search's two orders and the solver's deepest.
                 let plies = checked % 3;

@@ -4,16 +4,8 @@
 //! lost to the many shallow ones stored after it.
 //!
 //! A slot holds the full position (both bitboards, so a hit is never a collision) and
-//! one packed word: value, depth, bound and best move. Slots are three words of zero
-//! bits when empty, so that a new table is zeroed memory the allocator hands over
-//! without writing it.
-//!
-//! The search threads of one move share the table without locks: each word is an
-//! atomic read or written on its own, and a slot stores the two bitboards each XORed
-//! with the packed word, so that a slot whose words two threads wrote at once (a
-//! torn slot) does not match the position it would otherwise claim to hold.
-
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+//! one packed word: value, depth, bound and best move. Slots are `[u64; 3]` so that
+//! a new table is zeroed memory the allocator hands over without writing it.
 
 use crate::board::{Board, Square};
 
@@ -46,15 +38,11 @@ pub struct Entry {
 /// heuristic search, so they answer every probe.
 pub const TO_THE_END: u8 = 100;
 
-/// A fixed-size table of `2^bits` slots, shared by the threads of one search.
+/// A fixed-size table of `2^bits` slots.
 pub struct Table {
-    slots: Vec<[AtomicU64; 3]>,
+    slots: Vec<[u64; 3]>,
     mask: u64,
 }
-
-/// One slot's three words as read: the position's two bitboards and the packed
-/// entry, or zeros for an empty slot.
-type Slot = [u64; 3];
 
 impl Table {
     /// A table with `2^bits` slots of 24 bytes (`bits` at least 1: the slots go in
@@ -62,28 +50,9 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         assert!(bits >= 1, "a table needs at least one pair of slots");
         Table {
-            slots: (0..1usize << bits)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
+            slots: vec![[0; 3]; 1 << bits],
             mask: (1 << bits) - 1,
         }
-    }
-
-    /// The position and packed entry of slot `index` (zeros when empty or torn).
-    #[inline]
-    fn read(&self, index: usize) -> Slot {
-        let [own, opp, data] = &self.slots[index];
-        let data = data.load(Relaxed);
-        [own.load(Relaxed) ^ data, opp.load(Relaxed) ^ data, data]
-    }
-
-    /// Writes `slot` (position and packed entry) into slot `index`.
-    #[inline]
-    fn write(&self, index: usize, [own, opp, data]: Slot) {
-        let words = &self.slots[index];
-        words[0].store(own ^ data, Relaxed);
-        words[1].store(opp ^ data, Relaxed);
-        words[2].store(data, Relaxed);
     }
 
     #[inline]
@@ -102,7 +71,7 @@ impl Table {
     pub fn probe(&self, board: Board) -> Option<Entry> {
         let pair = self.index(board) & !1;
         [pair, pair + 1].into_iter().find_map(|index| {
-            let [own, opp, data] = self.read(index);
+            let [own, opp, data] = self.slots[index];
             (own == board.own && opp == board.opp && data != 0).then(|| unpack(data))
         })
     }
@@ -111,19 +80,20 @@ impl Table {
     /// one, else in the first slot when `entry` is at least as deep as the entry there
     /// (which moves to the second), else in the second.
     #[inline]
-    pub fn store(&self, board: Board, entry: Entry) {
+    pub fn store(&mut self, board: Board, entry: Entry) {
         let slot = [board.own, board.opp, pack(entry)];
         let pair = self.index(board) & !1;
-        let first = self.read(pair);
-        if first[..2] == slot[..2] {
-            self.write(pair, slot);
-        } else if self.read(pair + 1)[..2] == slot[..2] {
-            self.write(pair + 1, slot);
+        let first = self.slots[pair];
+        if let Some(index) = [pair, pair + 1]
+            .into_iter()
+            .find(|&index| self.slots[index][..2] == [board.own, board.opp])
+        {
+            self.slots[index] = slot;
         } else if entry.depth >= unpack(first[2]).depth {
-            self.write(pair + 1, first);
-            self.write(pair, slot);
+            self.slots[pair + 1] = first;
+            self.slots[pair] = slot;
         } else {
-            self.write(pair + 1, slot);
+            self.slots[pair + 1] = slot;
         }
     }
 }
@@ -162,7 +132,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip() {
-        let table = Table::new(4);
+        let mut table = Table::new(4);
         let board = crate::board::Geometry::STANDARD.start();
         assert_eq!(table.probe(board), None);
         for entry in [
@@ -197,7 +167,7 @@ mod tests {
     /// the second.
     #[test]
     fn the_first_slot_keeps_the_deepest_result() {
-        let table = Table::new(1);
+        let mut table = Table::new(1);
         let start = crate::board::Geometry::STANDARD.start();
         let boards: Vec<Board> = crate::board::Squares(start.moves())
             .map(|square| start.play(square))
@@ -221,41 +191,5 @@ mod tests {
         assert_eq!(table.probe(boards[3]), Some(at(TO_THE_END + 21)));
         assert_eq!(table.probe(boards[0]), Some(at(3)));
         assert_eq!(table.probe(boards[2]), None);
-    }
-
-    /// Threads storing and probing the same few pairs of slots at once: a probe finds
-    /// nothing or the entry stored for its own position, never words of two stores
-    /// (each entry's value is a function of its position, so a mixed slot shows).
-    #[test]
-    fn threads_sharing_the_table_never_read_a_torn_slot() {
-        let table = Table::new(3);
-        let board = |i: u64| Board {
-            own: i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
-            opp: (i << 1 | 1) << 40,
-        };
-        let entry = |i: u64| Entry {
-            value: (i as i32).wrapping_mul(7919) % 100_000,
-            depth: (i % 60) as u8,
-            bound: Bound::Exact,
-            best: Some(Square::from_index((i % 64) as u8)),
-        };
-        let found = std::sync::atomic::AtomicU64::new(0);
-        std::thread::scope(|scope| {
-            for thread in 0..4u64 {
-                let (table, found) = (&table, &found);
-                scope.spawn(move || {
-                    for round in 0..200_000u64 {
-                        let i = (round * 4 + thread) % 23;
-                        table.store(board(i), entry(i));
-                        let j = (round * 7 + thread) % 23;
-                        if let Some(got) = table.probe(board(j)) {
-                            assert_eq!(got, entry(j), "position {j}");
-                            found.fetch_add(1, Relaxed);
-                        }
-                    }
-                });
-            }
-        });
-        assert!(found.load(Relaxed) > 0, "no probe ever found an entry");
     }
 }

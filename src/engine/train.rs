@@ -286,7 +286,9 @@ const TEACHER_TABLE_BITS: u32 = 16;
 fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sample> {
     let mut rng =
         SplitMix64::new(params.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut player = Engine::with_table_bits(TEACHER_TABLE_BITS);
+    let mut player = Engine {
+        table: Table::new(TEACHER_TABLE_BITS),
+    };
     let played = play_game(params.solve_empties, |board| {
         let thought = player.search_to_depth_with(board, params.play_depth, teacher);
         let square = if rng.below(params.random_one_in) == 0 {
@@ -357,9 +359,9 @@ pub fn fit(
         let search = s >= GAME_LABELLED_STAGES && params.label_depth > 0;
         let labelled: Vec<(Board, f64)> = if search {
             let weights = Weights::from_stages(&stages);
-            let table = Table::new(20);
+            let mut table = Table::new(20);
             let far = Instant::now() + Duration::from_secs(1 << 30);
-            let mut searcher = Searcher::new(&table, &weights, far).without_probcut();
+            let mut searcher = Searcher::new(&mut table, &weights, far).without_probcut();
             let step = window
                 .len()
                 .div_ceil(params.searched_per_stage.max(1))
@@ -575,7 +577,9 @@ mod tests {
         }
         // The others carry their own 2-ply search's value, in discs.
         let x = one[0];
-        let mut player = Engine::with_table_bits(12);
+        let mut player = Engine {
+            table: Table::new(12),
+        };
         let value = player.search_to_depth_with(x.board, 2, teacher).value;
         assert_eq!(in_discs(value) as f32, x.value);
     }
