@@ -393,4 +393,113 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
     let mut args = small.to_vec();
     args.extend(["--label-depth", "3"]);
     assert_eq!(reversi(dir.path(), &args).status.code(), Some(2));
+
+    // Labels from two depths: with a teacher only.
+    let mut args = small.to_vec();
+    args.push("--odd-even");
+    args[5] = "odd_even.bin";
+    args[11] = "2"; // --play-depth
+    let out = reversi(dir.path(), &args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("odd_even.bin").exists());
+    let out = reversi(
+        dir.path(),
+        &[
+            "engine",
+            "train",
+            "--out",
+            "no.bin",
+            "--odd-even",
+            "--games",
+            "1",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--teacher"));
+    assert!(!dir.path().join("no.bin").exists());
+}
+
+#[test]
+fn engine_tempo_measures_the_odd_even_effect_and_refuses_a_bad_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let learned =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/patterns.bin")).unwrap();
+    fs::write(dir.path().join("learned.bin"), &learned).unwrap();
+    // The same weights with 5 discs against the side to move in every stage: an
+    // even-depth search loses 5, an odd-depth one gains 5.
+    let mut stages = reversi::eval::pattern::Weights::parse(&learned)
+        .unwrap()
+        .stages()
+        .to_vec();
+    for stage in &mut stages {
+        let constant = stage.len() - reversi::eval::pattern::EXTRAS;
+        stage[constant] -= 500;
+    }
+    let biased = reversi::eval::pattern::Weights::to_bytes(&stages);
+    fs::write(dir.path().join("biased.bin"), &biased).unwrap();
+    let table = |file: &str| {
+        let out = reversi(
+            dir.path(),
+            &["engine", "tempo", file, "--games", "3", "--depth", "2"],
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().count(), 1 + 12, "{text}");
+        text.lines()
+            .skip(1)
+            .map(|line| {
+                // The last two columns: positions and alternation.
+                let words: Vec<&str> = line.split_whitespace().rev().take(2).collect();
+                (
+                    words[1].parse::<usize>().unwrap(),
+                    words[0].parse::<f64>().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (plain, shifted) = (table("learned.bin"), table("biased.bin"));
+    let mut measured = 0;
+    for (s, (&(positions, before), &(again, after))) in plain.iter().zip(&shifted).enumerate() {
+        assert_eq!(positions, again, "stage {s}: the same positions");
+        if positions > 0 {
+            // Passes inside a search swap the side to move at a few leaves; near the
+            // end many lines finish the game, whose exact scores the constant leaves.
+            let shift = after - before;
+            if s >= 3 {
+                assert!(
+                    (shift - 10.0).abs() < 1.0,
+                    "stage {s}: {before} then {after}"
+                );
+            } else {
+                assert!(
+                    shift > 2.0 && shift < 10.5,
+                    "stage {s}: {before} then {after}"
+                );
+            }
+            measured += 1;
+        }
+    }
+    assert!(measured >= 8, "{plain:?}");
+
+    // A damaged file is refused, naming it and what is wrong.
+    let mut damaged = biased;
+    damaged[100] ^= 1;
+    fs::write(dir.path().join("damaged.bin"), damaged).unwrap();
+    let out = reversi(dir.path(), &["engine", "tempo", "damaged.bin"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        message.contains("damaged.bin") && message.contains("checksum"),
+        "{message}"
+    );
 }

@@ -9,9 +9,10 @@ use clap::{Args, Subcommand};
 
 use super::UsageError;
 use crate::board::{Board, Geometry};
+use crate::engine::tempo::{measure, TempoParams};
 use crate::engine::train::{fit, generate, generate_with_teacher, TrainParams};
 use crate::engine::Engine;
-use crate::eval::pattern::Weights;
+use crate::eval::pattern::{Weights, STAGES};
 use crate::format::umea;
 use crate::splitmix::SplitMix64;
 
@@ -87,10 +88,31 @@ enum EngineCommand {
         /// search value.
         #[arg(long, default_value_t = 0.0, requires = "teacher")]
         outcome_share: f64,
+        /// With --teacher: label each position by the mean of its searches of
+        /// --play-depth and one ply less, rather than by the first alone (the
+        /// odd-even effect, `reversi engine tempo`).
+        #[arg(long, requires = "teacher")]
+        odd_even: bool,
         /// Threads that play the teacher's games (the result is the same for any
         /// number).
         #[arg(long, default_value_t = 1, requires = "teacher")]
         threads: usize,
+    },
+    /// Measure a weights file's odd-even effect: by stage of the leaves, how much
+    /// higher a search of d + 1 plies values a position than one of d plies, in
+    /// discs for the side to move, over positions of seeded games.
+    Tempo {
+        /// The weights to measure.
+        weights: std::path::PathBuf,
+        /// Seed of the games whose positions are measured.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games to play.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// The even depth d of the two searches (d and d + 1 plies).
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
     },
 }
 
@@ -148,6 +170,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             searched_per_stage,
             teacher,
             outcome_share,
+            odd_even,
             threads,
         } => {
             if random_one_in == 0 || play_depth == 0 {
@@ -165,14 +188,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 .into());
             }
             let teacher = match &teacher {
-                Some(path) => {
-                    let refused = |message: String| UsageError::BadArgument {
-                        what: format!("--teacher {}", path.display()),
-                        message,
-                    };
-                    let bytes = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
-                    Some(Weights::parse(&bytes).map_err(|e| refused(e.to_string()))?)
-                }
+                Some(path) => Some(read_weights("--teacher", path)?),
                 None => None,
             };
             let params = TrainParams {
@@ -186,6 +202,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 label_depth: if teacher.is_some() { 0 } else { label_depth },
                 searched_per_stage,
                 outcome_share,
+                odd_even,
             };
             let started = Instant::now();
             let report = |game: usize| {
@@ -233,7 +250,40 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             );
             Ok(())
         }
+        EngineCommand::Tempo {
+            weights,
+            seed,
+            games,
+            depth,
+        } => {
+            let weights = read_weights("the weights file", &weights)?;
+            let alternation = measure(&weights, &TempoParams { seed, games, depth });
+            println!(
+                "stage  leaves  positions  alternation (discs: {} plies less {depth})",
+                depth + 1
+            );
+            for s in 0..STAGES {
+                println!(
+                    "{s:5}  {:2}-{:2}   {:9}  {:+6.2}",
+                    5 * s + 1,
+                    5 * s + 5,
+                    alternation.positions[s],
+                    alternation.mean[s]
+                );
+            }
+            Ok(())
+        }
     }
+}
+
+/// Reads the weights file `path` for the argument `what`.
+fn read_weights(what: &str, path: &std::path::Path) -> Result<Weights> {
+    let refused = |message: String| UsageError::BadArgument {
+        what: format!("{what} {}", path.display()),
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
+    Ok(Weights::parse(&bytes).map_err(|e| refused(e.to_string()))?)
 }
 
 /// The positions `reversi engine speed` searches: random games from `seed`, each cut

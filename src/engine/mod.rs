@@ -10,6 +10,7 @@ pub mod naive;
 mod search;
 pub mod shaped;
 mod table;
+pub mod tempo;
 pub mod train;
 
 use std::cmp::Ordering;

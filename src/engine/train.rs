@@ -48,6 +48,11 @@ pub struct TrainParams {
     /// In a teacher's games: the share of the game's final margin (from the exact
     /// solve) in each label, the rest being the position's own search value.
     pub outcome_share: f64,
+    /// In a teacher's games: label each position by the mean of its searches of
+    /// `play_depth` and `play_depth - 1` plies rather than by the first alone (an
+    /// even-depth search is pessimistic for the side to move, an odd-depth one
+    /// optimistic: [`super::tempo`]).
+    pub odd_even: bool,
 }
 
 /// One labelled position.
@@ -290,13 +295,26 @@ fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sam
         table: Table::new(TEACHER_TABLE_BITS),
     };
     let played = play_game(params.solve_empties, |board| {
+        // The shallower search first, so that the deeper one's results in the table
+        // do not answer for it.
+        let shallower = (params.odd_even && params.play_depth > 1).then(|| {
+            in_discs(
+                player
+                    .search_to_depth_with(board, params.play_depth - 1, teacher)
+                    .value,
+            )
+        });
         let thought = player.search_to_depth_with(board, params.play_depth, teacher);
         let square = if rng.below(params.random_one_in) == 0 {
             rng.square_of(board.moves())
         } else {
             thought.best.expect("a position with moves")
         };
-        (square, in_discs(thought.value))
+        let searched = in_discs(thought.value);
+        (
+            square,
+            shallower.map_or(searched, |value| (searched + value) / 2.0),
+        )
     });
     let mut engine = Engine::for_time(Duration::from_millis(10));
     let share = params.outcome_share;
@@ -493,6 +511,7 @@ mod tests {
             label_depth: 0,
             searched_per_stage: 0,
             outcome_share: 0.0,
+            odd_even: false,
         };
         let samples = generate(&params, |_| {});
         assert!(samples.len() > 100);
@@ -519,6 +538,7 @@ mod tests {
             label_depth: 0,
             searched_per_stage: 0,
             outcome_share: 0.0,
+            odd_even: false,
         };
         let samples: Vec<Sample> = generate(&params, |_| {})
             .into_iter()
@@ -551,6 +571,7 @@ mod tests {
             label_depth: 0,
             searched_per_stage: 0,
             outcome_share: 0.0,
+            odd_even: false,
         };
         let teacher = embedded();
         let one = generate_with_teacher(&params, teacher, 1, || {});
@@ -584,6 +605,45 @@ mod tests {
         assert_eq!(in_discs(value) as f32, x.value);
     }
 
+    /// With `odd_even` the first position's label is the mean of its 2- and 3-ply
+    /// searches (in that order, in the player's fresh table), and the labels differ
+    /// from those of the deeper search alone.
+    #[test]
+    fn with_odd_even_a_teacher_game_labels_by_the_mean_of_two_depths() {
+        let mut params = TrainParams {
+            seed: 9,
+            games: 1,
+            solve_empties: 10,
+            play_depth: 3,
+            random_one_in: 4,
+            epochs: 1,
+            label_depth: 0,
+            searched_per_stage: 0,
+            outcome_share: 0.0,
+            odd_even: true,
+        };
+        let teacher = embedded();
+        let both = generate_with_teacher(&params, teacher, 1, || {});
+        let mut player = Engine {
+            table: Table::new(TEACHER_TABLE_BITS),
+        };
+        let first = both[0];
+        let two = in_discs(player.search_to_depth_with(first.board, 2, teacher).value);
+        let three = in_discs(player.search_to_depth_with(first.board, 3, teacher).value);
+        assert_eq!(first.value, ((two + three) / 2.0) as f32);
+        params.odd_even = false;
+        let deeper = generate_with_teacher(&params, teacher, 1, || {});
+        assert_eq!(deeper[0].value, three as f32);
+        let empties = |x: &Sample| (!(x.board.own | x.board.opp)).count_ones();
+        let differing = both
+            .iter()
+            .zip(&deeper)
+            .take_while(|(a, b)| a.board == b.board && empties(a) > 10)
+            .filter(|(a, b)| a.value != b.value)
+            .count();
+        assert!(differing > 10, "{differing} labels differ");
+    }
+
     #[test]
     fn with_the_whole_outcome_a_teacher_game_labels_each_position_by_its_final_margin() {
         let params = TrainParams {
@@ -596,6 +656,7 @@ mod tests {
             label_depth: 0,
             searched_per_stage: 0,
             outcome_share: 1.0,
+            odd_even: false,
         };
         let samples = generate_with_teacher(&params, embedded(), 1, || {});
         let empties = |x: &Sample| (!(x.board.own | x.board.opp)).count_ones();
