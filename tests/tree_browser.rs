@@ -161,14 +161,32 @@ async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, Vec::new()).await.unwrap()
 }
 
+/// Finds `css` and acts on it, finding it again when the page redrew it in between
+/// (its rows are drawn anew as the view moves, and a row found just before a redraw
+/// is stale by the time it is read or clicked, more often on a loaded machine).
+async fn on_fresh<T, F, Fut>(client: &Client, css: &str, act: F) -> T
+where
+    F: Fn(fantoccini::elements::Element) -> Fut,
+    Fut: Future<Output = Result<T, fantoccini::error::CmdError>>,
+{
+    for attempt in 1.. {
+        let element = client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|_| panic!("no {css}"));
+        match act(element).await {
+            Ok(value) => return value,
+            Err(e) if attempt < 10 && e.to_string().contains("stale element") => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("{css}: {e}"),
+        }
+    }
+    unreachable!()
+}
+
 async fn text(client: &Client, css: &str) -> String {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|_| panic!("no {css}"))
-        .text()
-        .await
-        .unwrap()
+    on_fresh(client, css, |element| async move { element.text().await }).await
 }
 
 async fn texts(client: &Client, css: &str) -> Vec<String> {
@@ -185,13 +203,7 @@ async fn tree_attribute(client: &Client, name: &str) -> usize {
 }
 
 async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|_| panic!("no {css}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+    on_fresh(client, css, |element| async move { element.click().await }).await;
 }
 
 async fn press(client: &Client, key: Key) {
@@ -201,13 +213,13 @@ async fn press(client: &Client, key: Key) {
 
 /// The node the page has selected, from its selected row.
 async fn selected(client: &Client) -> usize {
-    let row = client.find(Locator::Css(".row.selected")).await.unwrap();
-    row.attr("data-node")
-        .await
-        .unwrap()
-        .unwrap()
-        .parse()
-        .unwrap()
+    on_fresh(client, ".row.selected", |row| async move {
+        row.attr("data-node").await
+    })
+    .await
+    .expect("a data-node attribute")
+    .parse()
+    .unwrap()
 }
 
 /// Saves a screenshot as `target/tree-screenshots/NAME.png`.
