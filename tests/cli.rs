@@ -369,13 +369,7 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
     let mut args = small;
     args[3] = "damaged.bin";
     args[5] = "refused.bin";
-    let out = reversi(dir.path(), &args);
-    assert_eq!(out.status.code(), Some(2));
-    let message = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        message.contains("damaged.bin") && message.contains("checksum"),
-        "{message}"
-    );
+    assert_refused_as_damaged(&reversi(dir.path(), &args), "damaged.bin");
     assert!(!dir.path().join("refused.bin").exists());
 
     args[3] = "missing.bin";
@@ -496,10 +490,16 @@ fn engine_tempo_measures_the_odd_even_effect_and_refuses_a_bad_file() {
     damaged[100] ^= 1;
     fs::write(dir.path().join("damaged.bin"), damaged).unwrap();
     let out = reversi(dir.path(), &["engine", "tempo", "damaged.bin"]);
+    assert_refused_as_damaged(&out, "damaged.bin");
+}
+
+/// `out` is the refusal of the weights file `name` as damaged: exit 2, the file and
+/// the failed checksum named.
+fn assert_refused_as_damaged(out: &Output, name: &str) {
     assert_eq!(out.status.code(), Some(2));
     let message = String::from_utf8_lossy(&out.stderr);
     assert!(
-        message.contains("damaged.bin") && message.contains("checksum"),
+        message.contains(name) && message.contains("checksum"),
         "{message}"
     );
 }

@@ -169,20 +169,21 @@ where
     F: Fn(fantoccini::elements::Element) -> Fut,
     Fut: Future<Output = Result<T, fantoccini::error::CmdError>>,
 {
-    for attempt in 1.. {
+    let mut attempts = 1;
+    loop {
         let element = client
             .find(Locator::Css(css))
             .await
             .unwrap_or_else(|_| panic!("no {css}"));
         match act(element).await {
             Ok(value) => return value,
-            Err(e) if attempt < 10 && e.to_string().contains("stale element") => {
+            Err(e) if attempts < 10 && e.to_string().contains("stale element") => {
+                attempts += 1;
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             Err(e) => panic!("{css}: {e}"),
         }
     }
-    unreachable!()
 }
 
 async fn text(client: &Client, css: &str) -> String {

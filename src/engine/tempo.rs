@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use super::search::{Searcher, INFINITE};
 use super::table::Table;
-use crate::board::{Board, Geometry, Squares};
+use super::train::play_game;
+use crate::board::{Board, Squares};
 use crate::eval::pattern::{stage, Weights, STAGES};
 use crate::splitmix::SplitMix64;
 
@@ -48,20 +49,8 @@ fn positions(weights: &Weights, params: &TempoParams) -> Vec<Board> {
     let mut rng = SplitMix64::new(params.seed);
     let mut out = Vec::new();
     for _ in 0..params.games {
-        let mut board = Geometry::STANDARD.start();
-        loop {
+        let game = play_game(params.depth + 1, |board| {
             let moves = board.moves();
-            if moves == 0 {
-                if board.pass().moves() == 0 {
-                    break;
-                }
-                board = board.pass();
-                continue;
-            }
-            if (!(board.own | board.opp)).count_ones() < params.depth + 2 {
-                break;
-            }
-            out.push(board);
             let square = if rng.below(4) == 0 {
                 rng.square_of(moves)
             } else {
@@ -69,8 +58,9 @@ fn positions(weights: &Weights, params: &TempoParams) -> Vec<Board> {
                     .max_by_key(|&square| -weights.evaluate(board.play(square)))
                     .expect("a move")
             };
-            board = board.play(square);
-        }
+            (square, ())
+        });
+        out.extend(game.positions.into_iter().map(|(board, (), _)| board));
     }
     out
 }

@@ -122,10 +122,10 @@ fn playing_move(board: Board, params: &TrainParams, rng: &mut SplitMix64) -> Squ
 
 /// A game played from the start until it is over or has `solve_empties` empty
 /// cells left (see [`play_game`]).
-struct PlayedGame<T> {
+pub(super) struct PlayedGame<T> {
     /// Each position played, what the player said of it, and who was to move there
     /// (true: the first player).
-    positions: Vec<(Board, T, bool)>,
+    pub(super) positions: Vec<(Board, T, bool)>,
     /// The position the game stopped at, its side to move to play next.
     last: Board,
     /// Whether the first player is to move at `last`.
@@ -134,7 +134,10 @@ struct PlayedGame<T> {
 
 /// Plays a game from the start by `choose`, which gives each position's move and
 /// what to keep of it, until the game is over or `solve_empties` cells are left.
-fn play_game<T>(solve_empties: u32, mut choose: impl FnMut(Board) -> (Square, T)) -> PlayedGame<T> {
+pub(super) fn play_game<T>(
+    solve_empties: u32,
+    mut choose: impl FnMut(Board) -> (Square, T),
+) -> PlayedGame<T> {
     let mut positions = Vec::new();
     let mut board = Geometry::STANDARD.start();
     let mut first_to_move = true;
