@@ -26,14 +26,11 @@ fn sample_positions() -> Vec<Board> {
     out
 }
 
+/// A benchmark position of `testcases/perf/` (shipped with the repository).
 fn perf_problem(name: &str) -> cs561::Problem {
-    let path = format!("{}/../shared/perf/{name}.in", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read(&path).unwrap_or_else(|_| {
-        // Without ../shared, the start position at depth 10 stands in.
-        b"X\n10\n********\n********\n********\n***OX***\n***XO***\n********\n********\n********"
-            .to_vec()
-    });
-    cs561::parse(&text, None).unwrap()
+    let path = format!("{}/testcases/perf/{name}.in", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    cs561::parse(&text, None).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn board_benches(c: &mut Criterion) {

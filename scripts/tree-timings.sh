@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Timings of `reversi tree` pages: for the start position at depths 4 and 8 and the
-# three positions of ../shared/perf, the time `reversi tree` takes to write the
+# three positions of testcases/perf, the time `reversi tree` takes to write the
 # page, the page's size, the nodes it holds, and when headless Chromium has drawn
 # its first rows (the page's own performance.now() after drawing them, in ms after
 # navigation started; median of RUNS loads). Extra flags for `reversi tree` (say
 # --max-nodes 1000000) come from TREE_FLAGS. Needs Debian's chromium.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-perf=${PERF_DIR:-$top/../shared/perf}
+perf=${PERF_DIR:-$top/testcases/perf}
 bin=${BIN:-$top/target/release/reversi}
 runs=${RUNS:-3}
 read -r -a flags <<<"${TREE_FLAGS:-}"
