@@ -244,15 +244,30 @@ mod tests {
 
         /// Lines that go through records and the formatting thread, or are formatted
         /// as text when the writer is behind, come out as the log writer writes them
-        /// directly, across several buffers.
+        /// directly, across several buffers, with or without the window columns.
+        /// Most lines keep the window of the line before, as in a real log.
         #[test]
         fn records_and_text_format_as_the_log_writer_does(
-            lines in prop::collection::vec((names(), 0u32..300, values(), values(), values()), 1..40),
+            lines in prop::collection::vec(
+                (names(), 0u32..300, values(), values(), values(), any::<bool>()),
+                1..40,
+            ),
             repeat in 1usize..3000,
             behind in prop::collection::vec(any::<bool>(), 1..4),
+            alpha_beta in any::<bool>(),
         ) {
             let style = Style { line_end: LineEnd::Crlf, final_newline: false };
-            let columns = Columns::ValueAlphaBeta;
+            let columns = if alpha_beta { Columns::ValueAlphaBeta } else { Columns::Value };
+            let mut window = (-INFINITY, INFINITY);
+            let lines: Vec<_> = lines
+                .iter()
+                .map(|&(name, depth, value, alpha, beta, same_window)| {
+                    if !same_window {
+                        window = (alpha, beta);
+                    }
+                    (name, depth, value, window.0, window.1)
+                })
+                .collect();
             let lines = lines.iter().cycle().take(lines.len() * repeat);
             let mut direct = LogWriter::new(Vec::new(), style, columns, b"board");
             let log = LogWriter::new(Vec::new(), style, columns, b"board");
