@@ -451,6 +451,26 @@ pub(super) mod tests {
         ]
     }
 
+    /// A log line's fields.
+    pub(in crate::format::cs561) type Line = (NodeName, u32, i32, i32, i32);
+
+    /// `lines` with the window of the line before wherever the flag says so (the
+    /// window of the first lines is the full one).
+    pub(in crate::format::cs561) fn keeping_windows(
+        lines: &[(NodeName, u32, i32, i32, i32, bool)],
+    ) -> Vec<Line> {
+        let mut window = (-INFINITY, INFINITY);
+        lines
+            .iter()
+            .map(|&(name, depth, value, alpha, beta, same_window)| {
+                if !same_window {
+                    window = (alpha, beta);
+                }
+                (name, depth, value, window.0, window.1)
+            })
+            .collect()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -463,16 +483,7 @@ pub(super) mod tests {
             alpha_beta in any::<bool>(),
         ) {
             // Half the lines keep the window of the line before, as most lines do.
-            let mut window = (-INFINITY, INFINITY);
-            let lines: Vec<_> = lines
-                .iter()
-                .map(|&(name, depth, value, alpha, beta, same_window)| {
-                    if !same_window {
-                        window = (alpha, beta);
-                    }
-                    (name, depth, value, window.0, window.1)
-                })
-                .collect();
+            let lines = keeping_windows(&lines);
             let columns = if alpha_beta { Columns::ValueAlphaBeta } else { Columns::Value };
             let style = Style { line_end: LineEnd::Lf, final_newline: false };
             let mut writer = LogWriter::new(Vec::new(), style, columns, b"board");

@@ -167,7 +167,7 @@ mod tests {
     use crate::course_search::{search, LeafRule, SearchParams, INFINITY};
     use crate::eval::Cs561;
     use crate::format::chunks::Background;
-    use crate::format::cs561::log::tests::FullDisk;
+    use crate::format::cs561::log::tests::{keeping_windows, FullDisk};
     use crate::format::cs561::Columns;
     use crate::format::{LineEnd, Style};
     use proptest::prelude::*;
@@ -258,16 +258,7 @@ mod tests {
         ) {
             let style = Style { line_end: LineEnd::Crlf, final_newline: false };
             let columns = if alpha_beta { Columns::ValueAlphaBeta } else { Columns::Value };
-            let mut window = (-INFINITY, INFINITY);
-            let lines: Vec<_> = lines
-                .iter()
-                .map(|&(name, depth, value, alpha, beta, same_window)| {
-                    if !same_window {
-                        window = (alpha, beta);
-                    }
-                    (name, depth, value, window.0, window.1)
-                })
-                .collect();
+            let lines = keeping_windows(&lines);
             let lines = lines.iter().cycle().take(lines.len() * repeat);
             let mut direct = LogWriter::new(Vec::new(), style, columns, b"board");
             let log = LogWriter::new(Vec::new(), style, columns, b"board");
