@@ -34,12 +34,7 @@ fn refused(input: &[u8], args: &[&str]) -> String {
     fs::write(dir.path().join("input.txt"), input).unwrap();
     fs::write(dir.path().join("output.txt"), b"previous output").unwrap();
     let out = reversi(dir.path(), args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 2);
     assert!(out.stdout.is_empty());
     assert_eq!(
         fs::read(dir.path().join("output.txt")).unwrap(),
@@ -145,12 +140,7 @@ fn an_output_that_cannot_be_written_exits_1() {
     fs::write(dir.path().join("input.txt"), START).unwrap();
     fs::create_dir(dir.path().join("output.txt")).unwrap();
     let out = reversi(dir.path(), &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 1);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
         stderr.starts_with("reversi: cannot write output.txt: "),
@@ -347,12 +337,7 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
         "2",
     ];
     let out = reversi(dir.path(), &small);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let made = fs::read(dir.path().join("next.bin")).unwrap();
     assert_eq!(made.len(), fs::metadata(&teacher).unwrap().len() as usize);
     assert_ne!(
@@ -394,12 +379,7 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
     args[5] = "odd_even.bin";
     args[11] = "2"; // --play-depth
     let out = reversi(dir.path(), &args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     assert!(dir.path().join("odd_even.bin").exists());
     let out = reversi(
         dir.path(),
@@ -441,12 +421,7 @@ fn engine_tempo_measures_the_odd_even_effect_and_refuses_a_bad_file() {
             dir.path(),
             &["engine", "tempo", file, "--games", "3", "--depth", "2"],
         );
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_exit(&out, 0);
         let text = String::from_utf8(out.stdout).unwrap();
         assert_eq!(text.lines().count(), 1 + 12, "{text}");
         text.lines()
@@ -493,10 +468,20 @@ fn engine_tempo_measures_the_odd_even_effect_and_refuses_a_bad_file() {
     assert_refused_as_damaged(&out, "damaged.bin");
 }
 
+/// `out` ended with exit status `code` (its standard error shown if not).
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `out` is the refusal of the weights file `name` as damaged: exit 2, the file and
 /// the failed checksum named.
 fn assert_refused_as_damaged(out: &Output, name: &str) {
-    assert_eq!(out.status.code(), Some(2));
+    assert_exit(out, 2);
     let message = String::from_utf8_lossy(&out.stderr);
     assert!(
         message.contains(name) && message.contains("checksum"),

@@ -502,20 +502,33 @@ fn fit_stage(labelled: &[(Board, f64)], init: &[f64], epochs: usize) -> (Vec<f64
 mod tests {
     use super::*;
 
-    #[test]
-    fn games_are_labelled_with_exact_values_at_the_end() {
-        let params = TrainParams {
-            seed: 3,
-            games: 2,
-            solve_empties: 8,
-            play_depth: 1,
-            random_one_in: 4,
+    /// Parameters for a quick test: `games` games from `seed`, solved from
+    /// `solve_empties` empty cells, played `play_depth` plies deep with one move in
+    /// `random_one_in` at random; one epoch, labels from the games alone.
+    fn small_params(
+        seed: u64,
+        games: usize,
+        solve_empties: u32,
+        play_depth: u32,
+        random_one_in: u64,
+    ) -> TrainParams {
+        TrainParams {
+            seed,
+            games,
+            solve_empties,
+            play_depth,
+            random_one_in,
             epochs: 1,
             label_depth: 0,
             searched_per_stage: 0,
             outcome_share: 0.0,
             odd_even: false,
-        };
+        }
+    }
+
+    #[test]
+    fn games_are_labelled_with_exact_values_at_the_end() {
+        let params = small_params(3, 2, 8, 1, 4);
         let samples = generate(&params, |_| {});
         assert!(samples.len() > 100);
         let mut engine = Engine::for_time(Duration::from_millis(10));
@@ -532,16 +545,8 @@ mod tests {
         // Labels that are the pattern-readable corner balance: the fit must get
         // far closer than always answering 0.
         let params = TrainParams {
-            seed: 9,
-            games: 40,
-            solve_empties: 6,
-            play_depth: 1,
-            random_one_in: 2,
             epochs: 60,
-            label_depth: 0,
-            searched_per_stage: 0,
-            outcome_share: 0.0,
-            odd_even: false,
+            ..small_params(9, 40, 6, 1, 2)
         };
         let samples: Vec<Sample> = generate(&params, |_| {})
             .into_iter()
@@ -564,18 +569,7 @@ mod tests {
 
     #[test]
     fn teacher_games_do_not_depend_on_the_thread_count() {
-        let params = TrainParams {
-            seed: 5,
-            games: 5,
-            solve_empties: 8,
-            play_depth: 2,
-            random_one_in: 3,
-            epochs: 1,
-            label_depth: 0,
-            searched_per_stage: 0,
-            outcome_share: 0.0,
-            odd_even: false,
-        };
+        let params = small_params(5, 5, 8, 2, 3);
         let teacher = embedded();
         let one = generate_with_teacher(&params, teacher, 1, || {});
         let three = generate_with_teacher(&params, teacher, 3, || {});
@@ -614,16 +608,8 @@ mod tests {
     #[test]
     fn with_odd_even_a_teacher_game_labels_by_the_mean_of_two_depths() {
         let mut params = TrainParams {
-            seed: 9,
-            games: 1,
-            solve_empties: 10,
-            play_depth: 3,
-            random_one_in: 4,
-            epochs: 1,
-            label_depth: 0,
-            searched_per_stage: 0,
-            outcome_share: 0.0,
             odd_even: true,
+            ..small_params(9, 1, 10, 3, 4)
         };
         let teacher = embedded();
         let both = generate_with_teacher(&params, teacher, 1, || {});
@@ -650,16 +636,8 @@ mod tests {
     #[test]
     fn with_the_whole_outcome_a_teacher_game_labels_each_position_by_its_final_margin() {
         let params = TrainParams {
-            seed: 8,
-            games: 1,
-            solve_empties: 8,
-            play_depth: 1,
-            random_one_in: 2,
-            epochs: 1,
-            label_depth: 0,
-            searched_per_stage: 0,
             outcome_share: 1.0,
-            odd_even: false,
+            ..small_params(8, 1, 8, 1, 2)
         };
         let samples = generate_with_teacher(&params, embedded(), 1, || {});
         let empties = |x: &Sample| (!(x.board.own | x.board.opp)).count_ones();
