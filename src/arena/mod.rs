@@ -29,7 +29,7 @@ const GRACE: Duration = Duration::from_secs(5);
 
 /// Why a program lost a game without it being played out.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub enum ForfeitReason {
     /// It answered something other than one `(row,col)` or `pass` line.
     Unreadable(String),
     /// It named a cell where the side to move cannot play.
@@ -46,7 +46,7 @@ pub enum Ending {
     /// Neither side could move.
     Finished,
     /// This side lost by a fault.
-    Forfeit(Color, Fault),
+    Forfeit(Color, ForfeitReason),
 }
 
 /// One game's record.
@@ -186,13 +186,13 @@ fn ask(
 }
 
 /// Checks an answer against the position: the move it names (`None`: pass).
-fn judge(board: Board, answer: &str) -> Result<Option<Square>, Fault> {
+fn judge(board: Board, answer: &str) -> Result<Option<Square>, ForfeitReason> {
     let moves = board.moves();
     match umea::parse_answer(answer) {
-        Err(_) => Err(Fault::Unreadable(answer.to_string())),
-        Ok(None) if moves != 0 => Err(Fault::IllegalPass),
+        Err(_) => Err(ForfeitReason::Unreadable(answer.to_string())),
+        Ok(None) if moves != 0 => Err(ForfeitReason::IllegalPass),
         Ok(None) => Ok(None),
-        Ok(Some(square)) if moves & square.bit() == 0 => Err(Fault::Illegal(square)),
+        Ok(Some(square)) if moves & square.bit() == 0 => Err(ForfeitReason::Illegal(square)),
         Ok(Some(square)) => Ok(Some(square)),
     }
 }
@@ -230,15 +230,15 @@ pub fn play(
             *overruns += 1;
         }
         let verdict = answer
-            .map_err(Fault::Failed)
+            .map_err(ForfeitReason::Failed)
             .and_then(|text| judge(board, &text));
         match verdict {
             Ok(square) => {
                 game.moves.push(square);
                 game.last = position.after(square);
             }
-            Err(fault) => {
-                game.ending = Ending::Forfeit(side, fault);
+            Err(reason) => {
+                game.ending = Ending::Forfeit(side, reason);
                 return Ok(game);
             }
         }
@@ -265,10 +265,13 @@ mod tests {
         let board = START.board();
         assert_eq!(
             judge(board, "(1,1)"),
-            Err(Fault::Illegal(Square::new(0, 0)))
+            Err(ForfeitReason::Illegal(Square::new(0, 0)))
         );
-        assert_eq!(judge(board, "pass"), Err(Fault::IllegalPass));
-        assert!(matches!(judge(board, "e3"), Err(Fault::Unreadable(_))));
+        assert_eq!(judge(board, "pass"), Err(ForfeitReason::IllegalPass));
+        assert!(matches!(
+            judge(board, "e3"),
+            Err(ForfeitReason::Unreadable(_))
+        ));
         let first = Squares(board.moves()).next().unwrap();
         assert_eq!(judge(board, &umea::answer(Some(first))), Ok(Some(first)));
     }

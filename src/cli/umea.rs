@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 
 use super::sandbox::SandboxArgs;
 use super::UsageError;
-use crate::arena::{self, Ending, Fault, Program};
+use crate::arena::{self, Ending, ForfeitReason, Program};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
 use crate::engine::{deadline_for, Engine};
 use crate::format::umea;
@@ -173,9 +173,9 @@ fn run_match(args: &MatchArgs) -> Result<()> {
                 Some(Color::Black) => "black wins".to_string(),
                 None => "draw".to_string(),
             },
-            Ending::Forfeit(side, fault) => {
+            Ending::Forfeit(side, reason) => {
                 faults += 1;
-                format!("{side:?} forfeits: {}", describe(fault))
+                format!("{side:?} forfeits: {}", describe(reason))
             }
         };
         println!(
@@ -215,11 +215,11 @@ fn run_match(args: &MatchArgs) -> Result<()> {
     Ok(())
 }
 
-fn describe(fault: &Fault) -> String {
-    match fault {
-        Fault::Unreadable(text) => format!("unreadable answer {text:?}"),
-        Fault::Illegal(square) => format!("illegal move {}", umea::answer(Some(*square))),
-        Fault::IllegalPass => "passed with a legal move".into(),
-        Fault::Failed(reason) => reason.clone(),
+fn describe(reason: &ForfeitReason) -> String {
+    match reason {
+        ForfeitReason::Unreadable(text) => format!("unreadable answer {text:?}"),
+        ForfeitReason::Illegal(square) => format!("illegal move {}", umea::answer(Some(*square))),
+        ForfeitReason::IllegalPass => "passed with a legal move".into(),
+        ForfeitReason::Failed(reason) => reason.clone(),
     }
 }
