@@ -220,6 +220,6 @@ fn describe(reason: &ForfeitReason) -> String {
         ForfeitReason::Unreadable(text) => format!("unreadable answer {text:?}"),
         ForfeitReason::Illegal(square) => format!("illegal move {}", umea::answer(Some(*square))),
         ForfeitReason::IllegalPass => "passed with a legal move".into(),
-        ForfeitReason::Failed(reason) => reason.clone(),
+        ForfeitReason::Failed(why) => why.clone(),
     }
 }
