@@ -8,7 +8,10 @@
 # write() loop of as many bytes (dd from /dev/zero, 256 KiB blocks). Interleaving
 # keeps the ratios fair when the machine's load drifts. Prints, per position: lines
 # (of the whole file), MB, the best of RUNS (default 7) of each, lines/s, the
-# ratios to cp, and peak RSS.
+# ratios to cp, and the peak RSS and CPU seconds (user + system, 10 ms steps) of one
+# more run into a new folder. The CPU seconds tell which placement of the machine's
+# two virtual processors a run had (README, Performance): start-d12 takes about
+# 0.10 s when the two threads' traffic is cheap, 0.13-0.14 s when it is not.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 perf=${PERF_DIR:-$top/testcases/perf}
@@ -28,7 +31,7 @@ time_ns() {
 
 min() { if [ -z "$1" ] || [ "$2" -lt "$1" ]; then echo "$2"; else echo "$1"; fi; }
 
-printf '%-10s %9s %6s %7s %7s %11s %6s %8s %7s %8s %8s %8s %6s %s\n' position lines MB "new s" "x cp" lines/s "exist s" "x cp" "cp s" "cp ex s" "write s" "RSS MiB" hash ""
+printf '%-10s %9s %6s %7s %7s %11s %6s %8s %7s %8s %8s %8s %6s %6s %s\n' position lines MB "new s" "x cp" lines/s "exist s" "x cp" "cp s" "cp ex s" "write s" "RSS MiB" "CPU s" hash ""
 status=0
 for input in "$perf"/*.in; do
   name=$(basename "${input%.in}")
@@ -51,16 +54,19 @@ for input in "$perf"/*.in; do
     write=$(min "$write" "$(time_ns write_loop)")
   done
   rm -f "$work/zeros"
-  rss=$(cd "$dir" && rm -f output.txt && /usr/bin/time -f '%M' "$bin" 2>&1 >/dev/null | tail -1)
+  # Peak RSS and CPU seconds (user + system) of one more run into a new file.
+  read -r rss user system < <(cd "$dir" && rm -f output.txt &&
+    /usr/bin/time -f '%M %U %S' "$bin" 2>&1 >/dev/null | tail -1)
   expected=$(awk -v f="$name.out" '$2 == f { print $1 }' "$perf/SHA256SUMS")
   actual=$(sha256sum "$dir/output.txt" | cut -d' ' -f1)
   if [ "$expected" = "$actual" ]; then hash=ok; else hash=WRONG; status=1; fi
   lines=$(( $(tr -cd '\n' < "$dir/output.txt" | wc -c) + 1 ))
   awk -v n="$name" -v l="$lines" -v b="$bytes" -v new="$new" -v ex="$exist" -v cpn="$cp_new" \
-      -v cpe="$cp_exist" -v wr="$write" -v rss="$rss" -v h="$hash" 'BEGIN {
-    printf "%-10s %9d %6.1f %7.3f %7.2f %11.0f %6.3f %8.2f %7.3f %8.3f %8.3f %8.1f %6s\n",
+      -v cpe="$cp_exist" -v wr="$write" -v rss="$rss" -v cpu="$user + $system" -v h="$hash" 'BEGIN {
+    split(cpu, c, " [+] ")
+    printf "%-10s %9d %6.1f %7.3f %7.2f %11.0f %6.3f %8.2f %7.3f %8.3f %8.3f %8.1f %6.2f %6s\n",
       n, l, b / 1e6, new / 1e9, new / cpn, l / (new / 1e9), ex / 1e9, ex / cpe, cpn / 1e9,
-      cpe / 1e9, wr / 1e9, rss / 1024, h }'
+      cpe / 1e9, wr / 1e9, rss / 1024, c[1] + c[2], h }'
   rm -f "$dir/output.txt" "$work/copy.txt"
 done
 exit $status
