@@ -1,10 +1,22 @@
 #!/usr/bin/env python3
 """Summarize the match files named (match.py's JSON lines): per match W/D/L for our engine, mean
 disc difference (ours - opponent) with its standard error, per-engine time per move
-(mean, max, answers over the limit; ours in the midgame) and, where reported, depth and nodes per second."""
+(mean, max, answers over the limit; ours in the midgame) and, where reported, depth and nodes per second.
+With several matches of the same opponent and time limit, also their pooled score.
+Scores count a draw as half a win; their standard error is that of the mean score a game."""
 import json, math, statistics, sys
 
+
+def score_line(w, d, l):
+    """W/D/L, the score in percent and its standard error (points)."""
+    n = w + d + l
+    scores = [1.0] * w + [0.5] * d + [0.0] * l
+    se = statistics.stdev(scores) / math.sqrt(n) if n > 1 else 0
+    return 'W/D/L %d/%d/%d (score %.1f%%, s.e. %.1f)' % (w, d, l, 100.0 * statistics.mean(scores), 100 * se)
+
+
 files = sys.argv[1:]
+pooled = {}
 for f in files:
     recs = [json.loads(l) for l in open(f)]
     if not recs or 'ours' not in recs[0]:
@@ -40,9 +52,12 @@ for f in files:
                     pass
     n = len(recs)
     se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0
-    print('== %s, ours %g s/move, %s %g s/move: %d games, ours W/D/L %d/%d/%d (score %.1f%%), mean disc diff %+.1f (s.e. %.1f)%s' % (
-        opp, T, opp, OT, n, w, d, l, 100.0 * (w + d / 2) / n, statistics.mean(diffs), se,
+    print('== %s, ours %g s/move, %s %g s/move: %d games, ours %s, mean disc diff %+.1f (s.e. %.1f)%s' % (
+        opp, T, opp, OT, n, score_line(w, d, l), statistics.mean(diffs), se,
         ', forfeits: %s' % forfeits if forfeits else ''))
+    pool = pooled.setdefault((opp, T, OT), [0, 0, 0, 0])
+    for i, v in enumerate((w, d, l, 1)):
+        pool[i] += v
     for e, ts in times.items():
         line = '   %-8s moves %4d  time/move mean %.3f s, median %.3f, max %.3f, over limit: %d' % (
             e, len(ts), statistics.mean(ts), statistics.median(ts), max(ts), over.get(e, 0))
@@ -58,3 +73,7 @@ for f in files:
                 e, statistics.mean(midgame), 100 * statistics.mean(midgame) / T))
     if loads:
         print('   load average (1 min) at game start/end: mean %.1f, max %.1f' % (statistics.mean(loads), max(loads)))
+for (opp, T, OT), (w, d, l, matches) in pooled.items():
+    if matches > 1:
+        print('== pooled: %s, ours %g s/move, %s %g s/move, %d matches, %d games: ours %s' % (
+            opp, T, opp, OT, matches, w + d + l, score_line(w, d, l)))
