@@ -110,20 +110,12 @@ pub fn write_to(
             .and_then(|()| sink.flush())
             .map_err(|e| too_large(e, true));
     }
-    // Reserving ahead pays only when the new file is renamed over an old one.
-    let replaces = fs::metadata(path).is_ok_and(|meta| meta.is_file());
     replace_file(path, durability, |file| {
-        let mut sink = Sink::File(Limited::new(
-            PageAligned::new(Reserving::new(file, replaces)),
-            limit,
-        ));
+        let mut sink = Sink::File(Limited::new(PageAligned::new(Reserving::new(file)), limit));
         write(&mut sink)?;
         sink.flush()?;
         drop(sink);
-        if replaces {
-            release_reserved(file)?;
-        }
-        Ok(())
+        release_reserved(file)
     })
     .map_err(|e| too_large(e, false))
 }
@@ -184,15 +176,16 @@ fn replace_file_named(
 /// Bytes of disk reserved at a time ahead of the writer by [`Reserving`].
 const RESERVE_STEP: u64 = 8 << 20;
 
-/// A new file that, when it will replace an existing one on ext4, reserves its disk
-/// blocks a few MiB ahead of what is written (`fallocate` without changing the
-/// size). ext4 then need not allocate every block of the file when it is renamed
-/// over the old one (its `auto_da_alloc` rule does so for delayed blocks): writing a
-/// large log over an existing `output.txt` takes about a fifth less (`make bench`).
-/// Otherwise it writes as any file: reserving was measured to cost time for a new
-/// file (the reserved blocks are converted as they are written), on tmpfs (zeroed
-/// pages written twice) and on xfs. [`write_to`] gives back what is reserved past the
-/// end once the writing function returns.
+/// A new file that, on ext4, reserves its disk blocks a few MiB ahead of what is
+/// written (`fallocate` without changing the size). ext4 then keeps no per-block
+/// account of delayed allocation as the pages are written, and need not allocate
+/// every block when the file is renamed over an old one (its `auto_da_alloc` rule):
+/// writing a large log over an existing `output.txt` takes about a fifth less, and
+/// into a new folder about 4% less now that the writes are whole pages
+/// ([`PageAligned`]; with writes that began and ended inside pages it gained
+/// nothing there). Elsewhere it writes as any file: reserving was measured to cost
+/// time on tmpfs (zeroed pages written twice) and on xfs. [`write_to`] gives back
+/// what is reserved past the end once the writing function returns.
 pub struct Reserving<'a> {
     file: &'a mut File,
     position: u64,
@@ -203,9 +196,9 @@ pub struct Reserving<'a> {
 }
 
 impl<'a> Reserving<'a> {
-    /// Writes to `file`, at position 0, reserving ahead if it `replaces` a file.
-    pub fn new(file: &'a mut File, replaces: bool) -> Self {
-        let works = replaces && on_ext4(file);
+    /// Writes to `file`, at position 0, reserving ahead if it lies on ext4.
+    pub fn new(file: &'a mut File) -> Self {
+        let works = on_ext4(file);
         Reserving {
             file,
             position: 0,
@@ -959,12 +952,12 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn blocks_reserved_ahead_of_a_replacing_file_are_given_back() {
+    fn blocks_reserved_ahead_are_given_back() {
         let folder = tempfile::tempdir().unwrap();
         let mut file = File::create(folder.path().join("new")).unwrap();
         let on_ext4 = on_ext4(&file);
         let chunk = vec![b'x'; 1 << 20];
-        let mut reserving = Reserving::new(&mut file, true);
+        let mut reserving = Reserving::new(&mut file);
         for _ in 0..3 {
             reserving.write_all(&chunk).unwrap();
         }
@@ -973,18 +966,30 @@ mod tests {
         if on_ext4 {
             // The first write reserved a step past its end: more than is written.
             assert!(disk_bytes(&file) >= RESERVE_STEP);
+        } else {
+            eprintln!("the test folder is not on ext4: nothing to reserve");
         }
         release_reserved(&file).unwrap();
         assert_eq!(file.metadata().unwrap().len(), size);
         assert!(disk_bytes(&file) <= size + 4096);
     }
 
-    #[cfg(unix)]
+    /// Off ext4 (tmpfs here, where reserving writes zeroed pages twice) nothing is
+    /// reserved ahead.
+    #[cfg(target_os = "linux")]
     #[test]
-    fn a_new_file_reserves_nothing() {
-        let folder = tempfile::tempdir().unwrap();
+    fn off_ext4_nothing_is_reserved_ahead() {
+        let shm = Path::new("/dev/shm");
+        let Ok(folder) = tempfile::tempdir_in(shm) else {
+            eprintln!("no /dev/shm here: nothing to check");
+            return;
+        };
         let mut file = File::create(folder.path().join("new")).unwrap();
-        let mut reserving = Reserving::new(&mut file, false);
+        if on_ext4(&file) {
+            eprintln!("/dev/shm is on ext4 here: nothing to check");
+            return;
+        }
+        let mut reserving = Reserving::new(&mut file);
         reserving.write_all(&[b'x'; 4096]).unwrap();
         assert!(disk_bytes(&file) < RESERVE_STEP);
     }
