@@ -15,13 +15,6 @@ pub trait Chunks {
     /// the same size). On an error `buffer` is still usable.
     fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()>;
 
-    /// Takes `bytes` to be written, after everything submitted. By default a copy of
-    /// them is submitted.
-    fn submit_bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
-        let mut buffer = Box::from(bytes);
-        self.submit(&mut buffer, bytes.len())
-    }
-
     /// Waits until everything submitted is written, and returns the output.
     fn close(self) -> io::Result<Self::Output>;
 
@@ -38,10 +31,6 @@ impl<W: Write> Chunks for W {
 
     fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()> {
         self.write_all(&buffer[..len])
-    }
-
-    fn submit_bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.write_all(bytes)
     }
 
     fn close(mut self) -> io::Result<W> {

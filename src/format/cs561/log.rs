@@ -1,6 +1,6 @@
 //! The traverse log writer: a [`Trace`] sink that assembles each line from
 //! pre-formatted pieces ([`LineFormat`]) in a large buffer and hands full buffers to
-//! the writer in one call each.
+//! the writer in one call each, every one [`BUFFER_BYTES`] long but the last.
 //!
 //! A line is `<eol>name,depth,value,alpha,beta`: the line end comes first, so the file
 //! has no final newline unless asked for. Each piece (`<eol>name,depth,` and
@@ -18,7 +18,10 @@ use crate::course_search::{NodeName, Trace, INFINITY};
 use crate::format::chunks::Chunks;
 use crate::format::Style;
 
-/// Bytes gathered before one write to the underlying writer.
+/// Bytes of one write to the underlying writer: every buffer but the last holds
+/// exactly this many, a line that crosses the end going on in the next one. Writes
+/// of a whole 256 KiB at multiples of 256 KiB are what ext4 takes fastest (its large
+/// folios want writes aligned to their size; see the README's Performance section).
 const BUFFER_BYTES: usize = 256 * 1024;
 
 /// Room a line is formatted in: two whole pieces and a whole window, or a rare
@@ -225,31 +228,29 @@ impl<C: Chunks> LogWriter<C> {
         }
     }
 
-    /// Writes whole lines formatted elsewhere after those buffered, handing them on as
-    /// they are rather than copying them into the buffer.
+    /// Writes whole lines formatted elsewhere after those buffered, copied into the
+    /// buffer so that every buffer handed on is whole.
     pub(super) fn write_lines(&mut self, lines: &[u8]) {
-        if lines.is_empty() {
-            return;
-        }
-        if self.filled > 0 {
-            self.flush_buffer();
-        }
-        if self.error.is_none() {
-            if let Err(e) = self.out.submit_bytes(lines) {
-                self.error = Some(e);
-            }
-        }
-        self.flushed = true;
+        self.push_bytes(lines);
     }
 
+    /// Hands on the buffer: exactly [`BUFFER_BYTES`] when it holds that much or more
+    /// (the bytes past it, part of the last line, start the next buffer), so that
+    /// every write but the last covers a whole aligned stretch of the file, which
+    /// ext4 writes fastest.
     fn flush_buffer(&mut self) {
+        let len = self.filled.min(BUFFER_BYTES);
+        let mut overflow = [0u8; LINE_ROOM];
+        let over = self.filled - len;
+        overflow[..over].copy_from_slice(&self.buffer[len..self.filled]);
         if self.error.is_none() {
-            if let Err(e) = self.out.submit(&mut self.buffer, self.filled) {
+            if let Err(e) = self.out.submit(&mut self.buffer, len) {
                 self.error = Some(e);
             }
         }
         self.flushed = true;
-        self.filled = 0;
+        self.buffer[..over].copy_from_slice(&overflow[..over]);
+        self.filled = over;
     }
 
     /// Writes what is buffered, plus a final line end if asked, and returns the

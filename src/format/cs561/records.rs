@@ -6,7 +6,8 @@
 //! Formatting and writing take the writing thread longer than the search takes to
 //! store the records. When buffers wait for it, the search's thread formats its next
 //! buffer itself, as text, which costs it less than records cost the two threads
-//! together; the writing thread then writes that text as it is. The work so shares
+//! together; the writing thread then copies that text into its whole-sized buffers
+//! (a copy costs it less than formatting). The work so shares
 //! itself between the two threads, on any machine and any log.
 
 use std::io::{self, Write};
