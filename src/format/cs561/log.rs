@@ -214,8 +214,10 @@ impl<C: Chunks> LogWriter<C> {
         writer
     }
 
-    /// Appends bytes of any length (the prefix, the header, a final line end).
-    fn push_bytes(&mut self, mut bytes: &[u8]) {
+    /// Appends bytes of any length: the prefix, the header, a final line end, or
+    /// whole lines formatted elsewhere (copied in, so that every buffer handed on is
+    /// whole).
+    pub(super) fn push_bytes(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
             let room = BUFFER_BYTES - self.filled.min(BUFFER_BYTES);
             let take = bytes.len().min(room.max(1));
@@ -226,12 +228,6 @@ impl<C: Chunks> LogWriter<C> {
                 self.flush_buffer();
             }
         }
-    }
-
-    /// Writes whole lines formatted elsewhere after those buffered, copied into the
-    /// buffer so that every buffer handed on is whole.
-    pub(super) fn write_lines(&mut self, lines: &[u8]) {
-        self.push_bytes(lines);
     }
 
     /// Hands on the buffer: exactly [`BUFFER_BYTES`] when it holds that much or more
@@ -517,6 +513,58 @@ pub(super) mod tests {
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
         }
+    }
+
+    /// Notes the length of each write it gets.
+    #[derive(Default)]
+    struct WriteSizes(Vec<usize>, Vec<u8>);
+
+    impl io::Write for WriteSizes {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.push(buf.len());
+            self.1.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Every buffer handed on but the last is exactly `BUFFER_BYTES` long, lines and
+    /// text from elsewhere split across buffers wherever the end falls, so that every
+    /// write covers a whole aligned stretch of the file; the bytes are those of a
+    /// writer that never splits.
+    #[test]
+    fn every_write_but_the_last_is_a_whole_buffer() {
+        let style = Style {
+            line_end: LineEnd::Crlf,
+            final_newline: true,
+        };
+        let columns = Columns::ValueAlphaBeta;
+        let mut sized = LogWriter::new(WriteSizes::default(), style, columns, b"board");
+        let mut expected = b"board".to_vec();
+        expected.extend_from_slice(b"\r\nNode,Depth,Value,Alpha,Beta");
+        let mut format = LineFormat::new(style, columns);
+        for i in 0..60_000i32 {
+            let (name, depth, value) = ((i % 66) as usize, (i % 13) as u32, i % 2000 - 1000);
+            sized.line(name, depth, value, -INFINITY, value);
+            let mut room = [0u8; LINE_ROOM];
+            let len = format.put_line(&mut room, name, depth, value, -INFINITY, value);
+            expected.extend_from_slice(&room[..len]);
+            if i % 7_001 == 0 {
+                let text = vec![b'x'; 1 + i as usize % 100_003];
+                sized.push_bytes(&text);
+                expected.extend_from_slice(&text);
+            }
+        }
+        expected.extend_from_slice(b"\r\n");
+        let (written, _) = sized.finish(true, |_| {}).unwrap();
+        let (last, whole) = written.0.split_last().unwrap();
+        assert!(whole.len() > 3);
+        assert!(whole.iter().all(|&len| len == BUFFER_BYTES), "{whole:?}");
+        assert!(*last <= BUFFER_BYTES);
+        assert!(written.1 == expected, "the bytes differ");
     }
 
     /// A log that cannot be written stops the search: a cut-off depth far past the

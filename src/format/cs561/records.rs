@@ -138,7 +138,7 @@ pub struct Formatting<C: Chunks>(pub LogWriter<C>);
 impl<C: Chunks> Write for Formatting<C> {
     fn write(&mut self, buffer: &[u8]) -> io::Result<usize> {
         if holds_text(buffer) {
-            self.0.write_lines(&buffer[RECORD_BYTES..]);
+            self.0.push_bytes(&buffer[RECORD_BYTES..]);
         } else {
             debug_assert_eq!(buffer.len() % RECORD_BYTES, 0, "whole records only");
             for record in buffer.chunks_exact(RECORD_BYTES) {
