@@ -62,11 +62,10 @@ for input in "$perf"/*.in; do
   if [ "$expected" = "$actual" ]; then hash=ok; else hash=WRONG; status=1; fi
   lines=$(( $(tr -cd '\n' < "$dir/output.txt" | wc -c) + 1 ))
   awk -v n="$name" -v l="$lines" -v b="$bytes" -v new="$new" -v ex="$exist" -v cpn="$cp_new" \
-      -v cpe="$cp_exist" -v wr="$write" -v rss="$rss" -v cpu="$user + $system" -v h="$hash" 'BEGIN {
-    split(cpu, c, " [+] ")
+      -v cpe="$cp_exist" -v wr="$write" -v rss="$rss" -v user="$user" -v sys="$system" -v h="$hash" 'BEGIN {
     printf "%-10s %9d %6.1f %7.3f %7.2f %11.0f %6.3f %8.2f %7.3f %8.3f %8.3f %8.1f %6.2f %6s\n",
       n, l, b / 1e6, new / 1e9, new / cpn, l / (new / 1e9), ex / 1e9, ex / cpe, cpn / 1e9,
-      cpe / 1e9, wr / 1e9, rss / 1024, c[1] + c[2], h }'
+      cpe / 1e9, wr / 1e9, rss / 1024, user + sys, h }'
   rm -f "$dir/output.txt" "$work/copy.txt"
 done
 exit $status
