@@ -122,24 +122,19 @@ struct Window {
 
 impl Window {
     /// The window `(alpha, beta)`, its values' text taken from `pieces` where they
-    /// have it.
+    /// have it: two whole pieces copied, the second over the first one's padding.
     #[cold]
     fn new(alpha: i32, beta: i32, pieces: &Pieces) -> Window {
+        let (alpha_piece, beta_piece) = (pieces.value(alpha), pieces.value(beta));
         let mut text = [0; WINDOW_BYTES];
-        let mut len = 0;
-        for value in [alpha, beta] {
-            let piece = match Pieces::value_index(value) {
-                (at, true) => pieces.values[at],
-                (_, false) => number_piece(value),
-            };
-            text[len..len + piece.len()].copy_from_slice(piece.text());
-            len += piece.len();
-        }
+        let split = alpha_piece.len();
+        text[..16].copy_from_slice(&alpha_piece.0);
+        text[split..split + 16].copy_from_slice(&beta_piece.0);
         Window {
             alpha,
             beta,
             // Without the comma after beta.
-            len: len - 1,
+            len: split + beta_piece.len() - 1,
             text,
         }
     }
@@ -178,6 +173,15 @@ impl Pieces {
                 .chain([INFINITY, -INFINITY])
                 .map(number_piece)
                 .collect(),
+        }
+    }
+
+    /// The piece `value,`, from the table if it has it.
+    #[inline(always)]
+    fn value(&self, value: i32) -> Piece {
+        match Pieces::value_index(value) {
+            (at, true) => self.values[at],
+            (_, false) => number_piece(value),
         }
     }
 
