@@ -18,6 +18,8 @@ perf=${PERF_DIR:-$top/testcases/perf}
 bin=${BIN:-$top/target/release/reversi}
 runs=${RUNS:-7}
 [ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
+# Each solve runs in its own folder: a relative BIN must still name the binary there.
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 [ -d "$perf" ] || { echo "no benchmark positions at $perf" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
