@@ -53,6 +53,12 @@ const EVALUATED_ORDER_DEPTH: i32 = 4;
 /// 1-ply search of it rather than by its evaluation.
 const SEARCHED_ORDER_DEPTH: i32 = 6;
 
+/// The exact solver looks for a cutoff among its children's table entries before
+/// searching a position with at least this many empty cells (enhanced transposition
+/// cutoff): over the FFO positions with 20-24 empty cells, 13% fewer nodes and 12%
+/// less time than without (from 14 empty cells: 10% and 7%; from 10: no faster).
+const ETC_EMPTIES: u32 = 12;
+
 /// The exact solver orders the moves of positions with at least this many empty
 /// cells as the heuristic search does, by the children's values
 /// ([`Searcher::ordered_by_evaluation`], with [`solver_order_plies`]); those with
@@ -191,6 +197,8 @@ pub struct Searcher<'a> {
     pub stopped: bool,
     /// Whether the heuristic search prunes by ProbCut.
     probcut: bool,
+    /// The exact solver's [`ETC_EMPTIES`].
+    etc_empties: u32,
 }
 
 /// What a root search found.
@@ -226,12 +234,21 @@ impl<'a> Searcher<'a> {
             next_check: CHECK_INTERVAL,
             stopped: false,
             probcut: true,
+            etc_empties: ETC_EMPTIES,
         }
     }
 
     /// The same search without ProbCut: every value is that of the full tree.
     pub fn without_probcut(mut self) -> Searcher<'a> {
         self.probcut = false;
+        self
+    }
+
+    /// The same search with the exact solver's transposition cutoff from `empties`
+    /// empty cells, so that tests reach it in positions small enough to check.
+    #[cfg(test)]
+    pub(super) fn with_etc_from(mut self, empties: u32) -> Searcher<'a> {
+        self.etc_empties = empties;
         self
     }
 
@@ -536,6 +553,17 @@ impl<'a> Searcher<'a> {
         );
     }
 
+    /// A value of at least `beta` for `board` (whose legal moves are `moves`) that the
+    /// exact solves of its children in the table prove, if any: a child whose value
+    /// for its own side to move is at most `-beta`.
+    fn child_cutoff(&self, board: Board, moves: u64, beta: i32) -> Option<i32> {
+        Squares(moves).find_map(|square| {
+            let entry = self.table.probe(board.play(square))?;
+            let proved = entry.depth >= TO_THE_END && entry.bound != Bound::Lower;
+            (proved && -entry.value >= beta).then_some(-entry.value)
+        })
+    }
+
     /// The exact value of `board` (with `empties` empty cells) for the side to move,
     /// played to the end, within the window `alpha`..`beta`.
     pub fn endgame(&mut self, board: Board, empties: u32, mut alpha: i32, mut beta: i32) -> i32 {
@@ -569,6 +597,11 @@ impl<'a> Searcher<'a> {
                 if alpha >= beta {
                     return entry.value;
                 }
+            }
+        }
+        if empties >= self.etc_empties {
+            if let Some(value) = self.child_cutoff(board, moves, beta) {
+                return value;
             }
         }
         let list = if empties >= SOLVER_EVALUATED_ORDER {
@@ -629,6 +662,37 @@ mod tests {
         assert_eq!(stability_cutoff(board, bound + 1), Some(bound));
         assert_eq!(stability_cutoff(board, bound - 1), None);
         assert_eq!(stability_cutoff(board, final_score(55, 9)), None);
+    }
+
+    /// A child's exact solve or upper bound in the table cuts its parent off when it
+    /// reaches beta; a lower bound or a heuristic result does not.
+    #[test]
+    fn a_child_solved_in_the_table_cuts_its_parent_off() {
+        let weights = crate::eval::pattern::embedded();
+        let far = Instant::now() + std::time::Duration::from_secs(60);
+        let board = crate::board::Geometry::STANDARD.start();
+        let moves = board.moves();
+        let square = Squares(moves).nth(2).expect("four moves at the start");
+        let entry = |value, bound, depth| Entry {
+            value,
+            depth,
+            bound,
+            best: None,
+        };
+        let solved = TO_THE_END + 59;
+        for (stored, beta, cut) in [
+            (entry(-500, Bound::Exact, solved), 500, Some(500)),
+            (entry(-500, Bound::Exact, solved), 400, Some(500)),
+            (entry(-500, Bound::Upper, solved), 500, Some(500)),
+            (entry(-500, Bound::Exact, solved), 501, None),
+            (entry(-500, Bound::Lower, solved), 500, None),
+            (entry(-500, Bound::Exact, 30), 500, None),
+        ] {
+            let mut table = Table::new(10);
+            table.store(board.play(square), stored);
+            let searcher = Searcher::new(&mut table, weights, far);
+            assert_eq!(searcher.child_cutoff(board, moves, beta), cut, "{stored:?}");
+        }
     }
 
     /// The evaluated order holds each legal move once, the table's move first, then
