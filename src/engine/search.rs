@@ -134,13 +134,15 @@ impl MoveList {
 
     /// `moves` ordered: `first` (a table move) if legal, then by few replies for the
     /// opponent and by cell weight; in positional order when `sort` is false.
-    fn new(board: Board, moves: u64, first: Option<Square>, sort: bool) -> MoveList {
+    fn new(board: Board, moves: u64, first: Option<Square>, sort: bool, table: &Table) -> MoveList {
         let mut list = MoveList::empty();
         for square in Squares(moves) {
             let score = if Some(square) == first {
                 INFINITE
             } else if sort {
-                let replies = board.play(square).moves().count_ones() as i32;
+                let child = board.play(square);
+                table.prefetch(child);
+                let replies = child.moves().count_ones() as i32;
                 ORDER_WEIGHTS[square.index() as usize] - 16 * replies
             } else {
                 0
@@ -157,7 +159,7 @@ impl MoveList {
     /// fastest first (fewest replies for the opponent, corners counted as two
     /// replies fewer, and a quarter of a reply per cell of the opponent's potential
     /// mobility), then moves into a quadrant with an odd number of empty cells.
-    fn fastest_first(board: Board, moves: u64, first: Option<Square>) -> MoveList {
+    fn fastest_first(board: Board, moves: u64, first: Option<Square>, table: &Table) -> MoveList {
         let mut list = MoveList::empty();
         let odd = last_empties::odd_cells(!(board.own | board.opp));
         for square in Squares(moves) {
@@ -165,6 +167,7 @@ impl MoveList {
                 INFINITE
             } else {
                 let child = board.play(square);
+                table.prefetch(child);
                 let replies = child.moves();
                 let corners = (replies & CORNERS).count_ones() as i32;
                 -16 * (replies.count_ones() as i32 + corners)
@@ -381,7 +384,7 @@ impl<'a> Searcher<'a> {
             let plies = if depth >= SEARCHED_ORDER_DEPTH { 1 } else { 0 };
             self.ordered_by_evaluation(board, features, moves, first, plies)
         } else {
-            MoveList::new(board, moves, first, depth >= 3)
+            MoveList::new(board, moves, first, depth >= 3, self.table)
         };
         let Some((best, best_move)) = self.principal_variation(
             board,
@@ -419,6 +422,10 @@ impl<'a> Searcher<'a> {
             } else {
                 let flips = board.flips(square);
                 let child = board.play_flipping(square, flips);
+                if plies == 0 {
+                    // Searched later, not now: its table entry is wanted then.
+                    self.table.prefetch(child);
+                }
                 let replies = child.moves().count_ones() as i32;
                 let child_features = self.layout.play(features, square.index(), flips);
                 let child_value = if plies > 0 {
@@ -608,7 +615,7 @@ impl<'a> Searcher<'a> {
             let features = self.layout.features(board);
             self.ordered_by_evaluation(board, &features, moves, first, solver_order_plies(empties))
         } else {
-            MoveList::fastest_first(board, moves, first)
+            MoveList::fastest_first(board, moves, first, self.table)
         };
         let Some((best, best_move)) =
             self.principal_variation(board, &list, alpha, beta, |s, _, _, child, lo, hi| {
