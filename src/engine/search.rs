@@ -53,12 +53,6 @@ const EVALUATED_ORDER_DEPTH: i32 = 4;
 /// 1-ply search of it rather than by its evaluation.
 const SEARCHED_ORDER_DEPTH: i32 = 6;
 
-/// Nodes with at least this many plies left look for a cutoff among their children's
-/// table entries before ProbCut and the search ([`Searcher::child_cutoff`]): on
-/// `reversi engine speed --depth 15`, seeds 1-3, 5% less time in all (nodes 13%, 5%
-/// and 9% fewer); from 5 plies 4%, without 0.
-const HEURISTIC_ETC_DEPTH: i32 = 4;
-
 /// The exact solver looks for a cutoff among its children's table entries before
 /// searching a position with at least this many empty cells (enhanced transposition
 /// cutoff): over the FFO positions with 20-24 empty cells, 13% fewer nodes and 12%
@@ -381,11 +375,6 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        if depth >= HEURISTIC_ETC_DEPTH {
-            if let Some(value) = self.child_cutoff(board, moves, beta, (depth - 1) as u8) {
-                return value;
-            }
-        }
         if self.probcut && depth >= PROBCUT_MIN_DEPTH {
             if let Some(value) = self.probcut(board, features, depth, alpha, beta) {
                 return value;
@@ -571,13 +560,13 @@ impl<'a> Searcher<'a> {
         );
     }
 
-    /// A value of at least `beta` for `board` (whose legal moves are `moves`) that its
-    /// children's table entries of at least `depth` prove, if any: a child whose value
-    /// for its own side to move is at most `-beta` (enhanced transposition cutoff).
-    fn child_cutoff(&self, board: Board, moves: u64, beta: i32, depth: u8) -> Option<i32> {
+    /// A value of at least `beta` for `board` (whose legal moves are `moves`) that the
+    /// exact solves of its children in the table prove, if any: a child whose value
+    /// for its own side to move is at most `-beta`.
+    fn child_cutoff(&self, board: Board, moves: u64, beta: i32) -> Option<i32> {
         Squares(moves).find_map(|square| {
             let entry = self.table.probe(board.play(square))?;
-            let proved = entry.depth >= depth && entry.bound != Bound::Lower;
+            let proved = entry.depth >= TO_THE_END && entry.bound != Bound::Lower;
             (proved && -entry.value >= beta).then_some(-entry.value)
         })
     }
@@ -618,7 +607,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if empties >= self.etc_empties {
-            if let Some(value) = self.child_cutoff(board, moves, beta, TO_THE_END) {
+            if let Some(value) = self.child_cutoff(board, moves, beta) {
                 return value;
             }
         }
@@ -682,9 +671,8 @@ mod tests {
         assert_eq!(stability_cutoff(board, final_score(55, 9)), None);
     }
 
-    /// A child's table entry cuts its parent off when it is an exact value or an upper
-    /// bound, deep enough, and reaches beta: a lower bound, or a heuristic result for
-    /// the solver, does not.
+    /// A child's exact solve or upper bound in the table cuts its parent off when it
+    /// reaches beta; a lower bound or a heuristic result does not.
     #[test]
     fn a_child_solved_in_the_table_cuts_its_parent_off() {
         let weights = crate::eval::pattern::embedded();
@@ -699,38 +687,18 @@ mod tests {
             best: None,
         };
         let solved = TO_THE_END + 59;
-        for (stored, beta, depth, cut) in [
-            (
-                entry(-500, Bound::Exact, solved),
-                500,
-                TO_THE_END,
-                Some(500),
-            ),
-            (
-                entry(-500, Bound::Exact, solved),
-                400,
-                TO_THE_END,
-                Some(500),
-            ),
-            (
-                entry(-500, Bound::Upper, solved),
-                500,
-                TO_THE_END,
-                Some(500),
-            ),
-            (entry(-500, Bound::Exact, solved), 501, TO_THE_END, None),
-            (entry(-500, Bound::Lower, solved), 500, TO_THE_END, None),
-            (entry(-500, Bound::Exact, 30), 500, TO_THE_END, None),
-            // The heuristic search: an entry at least as deep as asked.
-            (entry(-500, Bound::Exact, 30), 500, 30, Some(500)),
-            (entry(-500, Bound::Upper, 31), 450, 30, Some(500)),
-            (entry(-500, Bound::Exact, 29), 500, 30, None),
+        for (stored, beta, cut) in [
+            (entry(-500, Bound::Exact, solved), 500, Some(500)),
+            (entry(-500, Bound::Exact, solved), 400, Some(500)),
+            (entry(-500, Bound::Upper, solved), 500, Some(500)),
+            (entry(-500, Bound::Exact, solved), 501, None),
+            (entry(-500, Bound::Lower, solved), 500, None),
+            (entry(-500, Bound::Exact, 30), 500, None),
         ] {
             let mut table = Table::new(10);
             table.store(board.play(square), stored);
             let searcher = Searcher::new(&mut table, weights, far);
-            let found = searcher.child_cutoff(board, moves, beta, depth);
-            assert_eq!(found, cut, "{stored:?} beta {beta} depth {depth}");
+            assert_eq!(searcher.child_cutoff(board, moves, beta), cut, "{stored:?}");
         }
     }
 
