@@ -55,15 +55,16 @@ impl Table {
         }
     }
 
+    /// The first slot of `board`'s pair (slots go in pairs: an even index and the next).
     #[inline]
-    fn index(&self, board: Board) -> usize {
+    fn pair(&self, board: Board) -> usize {
         let h = (board.own
             ^ board
                 .opp
                 .rotate_left(29)
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_mul(0xff51_afd7_ed55_8ccd);
-        ((h ^ (h >> 31)) & self.mask) as usize
+        ((h ^ (h >> 31)) & self.mask & !1) as usize
     }
 
     /// Asks the processor to bring `board`'s pair of slots into its cache, so that a
@@ -73,7 +74,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let pair = &self.slots[self.index(board) & !1..][..2];
+            let pair = &self.slots[self.pair(board)..][..2];
             // A pair is 48 bytes: it may lie across two cache lines.
             let (start, end) = (
                 pair.as_ptr().cast::<i8>(),
@@ -93,7 +94,7 @@ impl Table {
     /// The entry stored for `board`, if either slot of its pair holds it.
     #[inline]
     pub fn probe(&self, board: Board) -> Option<Entry> {
-        let pair = self.index(board) & !1;
+        let pair = self.pair(board);
         [pair, pair + 1].into_iter().find_map(|index| {
             let [own, opp, data] = self.slots[index];
             (own == board.own && opp == board.opp && data != 0).then(|| unpack(data))
@@ -106,7 +107,7 @@ impl Table {
     #[inline]
     pub fn store(&mut self, board: Board, entry: Entry) {
         let slot = [board.own, board.opp, pack(entry)];
-        let pair = self.index(board) & !1;
+        let pair = self.pair(board);
         let first = self.slots[pair];
         if let Some(index) = [pair, pair + 1]
             .into_iter()
