@@ -223,8 +223,8 @@ impl<C: Chunks> LogWriter<C> {
     /// whole).
     pub(super) fn push_bytes(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
-            let room = BUFFER_BYTES - self.filled.min(BUFFER_BYTES);
-            let take = bytes.len().min(room.max(1));
+            // A full buffer is always handed on at once: there is room.
+            let take = bytes.len().min(BUFFER_BYTES - self.filled);
             self.buffer[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
             self.filled += take;
             bytes = &bytes[take..];
