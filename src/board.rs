@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+pub mod lines;
+
 /// One of the 64 bit positions: `row * 8 + col`, both 0-based from the top-left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);

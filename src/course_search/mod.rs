@@ -184,6 +184,21 @@ macro_rules! visit_function {
         self.trace.node(name, depth, value, alpha, beta);
 
         let moves = board.moves();
+        if depth + 1 >= self.params.depth && moves != 0 {
+            // Every child is a leaf at the cut-off depth: printed here, saving a call
+            // each, and weighed without a flip mask or a board of its own.
+            for square in Squares(moves) {
+                let gain = self.evaluation.leaf_gain(board, square);
+                let child_value = if max { score + gain } else { score - gain };
+                let child_name = NodeName::Cell(square);
+                self.trace.node(child_name, depth + 1, child_value, alpha, beta);
+                let window = (&mut alpha, &mut beta);
+                if self.settle::<S>((name, depth), child_name, child_value, &mut value, window) {
+                    return value;
+                }
+            }
+            return value;
+        }
         let pass = (moves == 0).then(|| (NodeName::Pass, board.pass(), score));
         let placements = Squares(moves).map(|square| {
             let flips = board.flips(square);
@@ -193,8 +208,7 @@ macro_rules! visit_function {
             (NodeName::Cell(square), child, child_score)
         });
         for (child_name, child, child_score) in pass.into_iter().chain(placements) {
-            // Children at the cut-off depth are leaves whatever the rule: they are
-            // printed here, saving a call per leaf.
+            // A pass at the cut-off depth is a leaf whatever the rule.
             let child_value = if depth + 1 >= self.params.depth {
                 self.trace
                     .node(child_name, depth + 1, child_score, alpha, beta);
@@ -209,30 +223,10 @@ macro_rules! visit_function {
                     (alpha, beta),
                 )
             };
-            let improves = if max {
-                child_value > value
-            } else {
-                child_value < value
-            };
-            if improves {
-                value = child_value;
-                if let (0, NodeName::Cell(square)) = (depth, child_name) {
-                    self.best = Some(square);
-                }
+            let window = (&mut alpha, &mut beta);
+            if self.settle::<S>((name, depth), child_name, child_value, &mut value, window) {
+                return value;
             }
-            if self.params.pruning {
-                let cut = if max { value >= beta } else { value <= alpha };
-                if cut {
-                    self.trace.node(name, depth, value, alpha, beta);
-                    return value;
-                }
-                if max {
-                    alpha = alpha.max(value);
-                } else {
-                    beta = beta.min(value);
-                }
-            }
-            self.trace.node(name, depth, value, alpha, beta);
         }
         value
     }
@@ -261,6 +255,50 @@ impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
                     || board.empty(Geometry::STANDARD) == 0
             }
         }
+    }
+
+    /// Takes the value of a child of the node `(name, depth)` (side `S` to move) into
+    /// the node's `value`, its window `(alpha, beta)` and the best root move, then
+    /// prints the node's line. Returns whether the child cut the node off. Shared by
+    /// the loop over leaves and the loop over other children.
+    #[inline(always)]
+    fn settle<S: Side>(
+        &mut self,
+        (name, depth): (NodeName, u32),
+        child_name: NodeName,
+        child_value: i32,
+        value: &mut i32,
+        (alpha, beta): (&mut i32, &mut i32),
+    ) -> bool {
+        let improves = if S::MAX {
+            child_value > *value
+        } else {
+            child_value < *value
+        };
+        if improves {
+            *value = child_value;
+            if let (0, NodeName::Cell(square)) = (depth, child_name) {
+                self.best = Some(square);
+            }
+        }
+        if self.params.pruning {
+            let cut = if S::MAX {
+                *value >= *beta
+            } else {
+                *value <= *alpha
+            };
+            if cut {
+                self.trace.node(name, depth, *value, *alpha, *beta);
+                return true;
+            }
+            if S::MAX {
+                *alpha = (*alpha).max(*value);
+            } else {
+                *beta = (*beta).min(*value);
+            }
+        }
+        self.trace.node(name, depth, *value, *alpha, *beta);
+        false
     }
 
     visit_function!(visit);

@@ -5,7 +5,8 @@ pub mod pattern;
 pub mod uf;
 pub mod york;
 
-use crate::board::{Square, CORNERS};
+use crate::board::lines::{self, Line, LINES_OF_KIND};
+use crate::board::{Board, Square, CORNERS};
 use crate::rules::Ending;
 
 /// A static evaluation of a position, seen from the player who owns `max` discs, that
@@ -20,6 +21,13 @@ pub trait Evaluation {
     /// and turns the discs `flips` (it falls by as much when the minimising player
     /// does the same).
     fn placement_gain(&self, square: Square, flips: u64) -> i32;
+
+    /// [`Evaluation::placement_gain`] of the side to move of `board` playing the legal
+    /// `square`, for a caller that needs no flip mask (the search's leaves).
+    #[inline(always)]
+    fn leaf_gain(&self, board: Board, square: Square) -> i32 {
+        self.placement_gain(square, board.flips(square))
+    }
 }
 
 /// An evaluation that scores a finished game apart: the search tells it whether the
@@ -110,6 +118,55 @@ impl Evaluation for Cs561 {
         // A turned disc leaves MIN's sum and joins MAX's: it counts twice.
         CS561_BY_INDEX[square.index() as usize] + 2 * turned
     }
+
+    /// The turned discs weighed line by line: each line's flipped cells, as a byte
+    /// ([`lines::flipped_lines`]), index a table of their weights ([`LINE_WEIGHTS`]).
+    #[inline(always)]
+    fn leaf_gain(&self, board: Board, square: Square) -> i32 {
+        let flipped = lines::flipped_lines(board.own, board.opp, square);
+        let mut turned = 0;
+        for (kind, cells) in flipped.into_iter().enumerate() {
+            let line = Line::through(square, kind).index as usize;
+            turned += LINE_WEIGHTS[kind][line][cells as usize] as i32;
+        }
+        CS561_BY_INDEX[square.index() as usize] + 2 * turned
+    }
+}
+
+/// Lines of a kind at most ([`LINES_OF_KIND`]).
+const MOST_LINES: usize = 15;
+
+/// `LINE_WEIGHTS[kind][line][cells]`: the CSCI-561 weights of the cells of a line
+/// (bits of its byte, [`lines`]) added up.
+static LINE_WEIGHTS: [[[i16; 256]; MOST_LINES]; 4] = line_weights();
+
+const fn line_weights() -> [[[i16; 256]; MOST_LINES]; 4] {
+    let mut table = [[[0i16; 256]; MOST_LINES]; 4];
+    let mut kind = 0;
+    while kind < 4 {
+        let mut line = 0;
+        while line < LINES_OF_KIND[kind] {
+            let squares = Line::squares(kind, line as u8);
+            let mut cells = 0;
+            while cells < 256 {
+                let mut sum = 0i32;
+                let mut j = 0;
+                while j < 8 {
+                    if let Some(square) = squares[j] {
+                        if cells >> j & 1 == 1 {
+                            sum += CS561_BY_INDEX[square.index() as usize];
+                        }
+                    }
+                    j += 1;
+                }
+                table[kind][line][cells] = sum as i16;
+                cells += 1;
+            }
+            line += 1;
+        }
+        kind += 1;
+    }
+    table
 }
 
 /// The weights of the squares a move can turn (all but the corners, which never lie
@@ -224,6 +281,34 @@ mod tests {
             }
         }
         assert!(moves > 10_000);
+    }
+
+    /// The line-by-line weighing of a move's turned discs agrees with the flip mask's,
+    /// for every legal move along random games.
+    #[test]
+    fn leaf_gain_is_the_placement_gain() {
+        let mut random = crate::splitmix::SplitMix64::new(1561);
+        let mut moves = 0;
+        for _ in 0..300 {
+            let mut board = crate::board::Geometry::STANDARD.start();
+            while board.moves() != 0 || board.pass().moves() != 0 {
+                if board.moves() == 0 {
+                    board = board.pass();
+                    continue;
+                }
+                for square in Squares(board.moves()) {
+                    let flips = board.flips(square);
+                    assert_eq!(
+                        Cs561.leaf_gain(board, square),
+                        Cs561.placement_gain(square, flips),
+                        "{square} in {board:?}"
+                    );
+                    moves += 1;
+                }
+                board = board.play(random.square_of(board.moves()));
+            }
+        }
+        assert!(moves > 100_000);
     }
 
     #[test]
