@@ -144,27 +144,36 @@ const fn outflank() -> [[u8; 256]; 8] {
     while position < 8 {
         let mut opp = 0;
         while opp < 256 {
-            let mut out = 0u8;
-            let mut k = position + 1;
-            while k < 8 && opp >> k & 1 == 1 {
-                k += 1;
+            let mut side = 0;
+            while side < 2 {
+                // The first cell that is not the opponent's, past at least one that is.
+                if let Some(k) = first_past(opp, position, SIDES[side], 0) {
+                    if k.abs_diff(position) > 1 {
+                        table[position][opp] |= 1 << k;
+                    }
+                }
+                side += 1;
             }
-            if k > position + 1 && k < 8 {
-                out |= 1 << k;
-            }
-            let mut k = position as i32 - 1;
-            while k >= 0 && opp >> k & 1 == 1 {
-                k -= 1;
-            }
-            if k < position as i32 - 1 && k >= 0 {
-                out |= 1 << k;
-            }
-            table[position][opp] = out;
             opp += 1;
         }
         position += 1;
     }
     table
+}
+
+/// The two directions along a line, as steps of the bit index.
+const SIDES: [i32; 2] = [1, -1];
+
+/// The first bit of `byte` past `position`, going by `step`, that equals `bit`.
+const fn first_past(byte: usize, position: usize, step: i32, bit: usize) -> Option<usize> {
+    let mut k = position as i32 + step;
+    while k >= 0 && k < 8 {
+        if byte >> k & 1 == bit {
+            return Some(k as usize);
+        }
+        k += step;
+    }
+    None
 }
 
 /// `FLIPPED[position][closing]`: the cells strictly between bit `position` and the
@@ -178,22 +187,19 @@ const fn flipped() -> [[u8; 256]; 8] {
     while position < 8 {
         let mut closing = 0;
         while closing < 256 {
-            let mut out = 0u8;
-            let mut k = position + 1;
-            while k < 8 && closing >> k & 1 == 0 {
-                k += 1;
+            let mut side = 0;
+            while side < 2 {
+                if let Some(k) = first_past(closing, position, SIDES[side], 1) {
+                    // The bits strictly between `position` and `k`.
+                    let (low, high) = if k > position {
+                        (position, k)
+                    } else {
+                        (k, position)
+                    };
+                    table[position][closing] |= ((1u16 << high) - (2u16 << low)) as u8;
+                }
+                side += 1;
             }
-            if k < 8 {
-                out |= ((1u16 << k) - (2u16 << position)) as u8;
-            }
-            let mut k = position as i32 - 1;
-            while k >= 0 && closing >> k & 1 == 0 {
-                k -= 1;
-            }
-            if k >= 0 {
-                out |= ((1u16 << position) - (2u16 << k)) as u8;
-            }
-            table[position][closing] = out;
             closing += 1;
         }
         position += 1;
@@ -245,18 +251,15 @@ mod tests {
         let mut random = SplitMix64::new(2026);
         let mut checked = 0;
         for _ in 0..100 {
-            let mut board = Geometry::STANDARD.start();
-            while board.moves() != 0 || board.pass().moves() != 0 {
+            let mut game = Some(Geometry::STANDARD.start());
+            while let Some(board) = game {
                 for side in [board, board.pass()] {
                     for square in Squares(side.empty(Geometry::STANDARD)) {
                         assert_eq!(flips_from_lines(side, square), side.flips(square));
                         checked += 1;
                     }
                 }
-                board = match board.moves() {
-                    0 => board.pass(),
-                    moves => board.play(random.square_of(moves)),
-                };
+                game = random.step(board);
             }
         }
         assert!(checked > 100_000);

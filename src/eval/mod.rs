@@ -290,12 +290,8 @@ mod tests {
         let mut random = crate::splitmix::SplitMix64::new(1561);
         let mut moves = 0;
         for _ in 0..300 {
-            let mut board = crate::board::Geometry::STANDARD.start();
-            while board.moves() != 0 || board.pass().moves() != 0 {
-                if board.moves() == 0 {
-                    board = board.pass();
-                    continue;
-                }
+            let mut game = Some(crate::board::Geometry::STANDARD.start());
+            while let Some(board) = game {
                 for square in Squares(board.moves()) {
                     let flips = board.flips(square);
                     assert_eq!(
@@ -305,7 +301,7 @@ mod tests {
                     );
                     moves += 1;
                 }
-                board = board.play(random.square_of(board.moves()));
+                game = random.step(board);
             }
         }
         assert!(moves > 100_000);
