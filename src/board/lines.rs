@@ -11,7 +11,7 @@
 //! discs that are really there. An evaluation that weighs each line's flipped cells
 //! from a table of its own ([`Line::index`]) so weighs a move without its flip mask.
 
-use super::Square;
+use super::{Square, RAYS};
 
 /// The four kinds of line through a square, in the order [`line_bytes`] returns them:
 /// rows first.
@@ -93,25 +93,17 @@ const COLUMN_GATHER: u64 = 0x0102_0408_1020_4080;
 /// without a carry, each at its column's bit.
 const BYTE_SUM: u64 = 0x0101_0101_0101_0101;
 
-/// `DIAGONALS[square]`: the masks of the diagonal and anti-diagonal through `square`.
+/// `DIAGONALS[square]`: the masks of the diagonal and anti-diagonal through `square`,
+/// the square included: its two rays each way ([`super::DIRECTIONS`] 1 and 5, 3 and 7).
 const DIAGONALS: [[u64; 2]; 64] = diagonals();
 
 const fn diagonals() -> [[u64; 2]; 64] {
     let mut out = [[0u64; 2]; 64];
     let mut square = 0;
     while square < 64 {
-        let (row, col) = ((square / 8) as i32, (square % 8) as i32);
-        let mut cell = 0usize;
-        while cell < 64 {
-            let (r, c) = ((cell / 8) as i32, (cell % 8) as i32);
-            if r - c == row - col {
-                out[square][0] |= 1 << cell;
-            }
-            if r + c == row + col {
-                out[square][1] |= 1 << cell;
-            }
-            cell += 1;
-        }
+        let rays = RAYS[square];
+        let bit = 1 << square;
+        out[square] = [rays[1] | rays[5] | bit, rays[3] | rays[7] | bit];
         square += 1;
     }
     out
