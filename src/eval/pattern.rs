@@ -295,6 +295,26 @@ impl Layout {
         Features { own: opp, opp: own }
     }
 
+    /// The side to move's half of [`Layout::play`]'s result: the opponent's view of
+    /// `features` after it plays `square` turning `flips`. Enough to evaluate the
+    /// child ([`Weights::evaluate_view`]), at half the copying.
+    #[inline]
+    pub fn child_view(&self, features: &Features, square: u8, flips: u64) -> [u32; PLACEMENTS] {
+        let mut view = features.opp;
+        for &(placement, power) in &self.cell_terms[square as usize] {
+            view[placement as usize] += 2 * power;
+        }
+        let mut rest = flips;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            for &(placement, power) in &self.cell_terms[cell] {
+                view[placement as usize] += power;
+            }
+        }
+        view
+    }
+
     /// The weight indices (within a stage) that `board` reads, one per placement.
     #[inline]
     pub fn indices(&self, board: Board) -> impl Iterator<Item = usize> + '_ {
@@ -473,13 +493,16 @@ impl Weights {
     /// the same value, without reading the board's cells.
     #[inline]
     pub fn evaluate_features(&self, board: Board, features: &Features, own_moves: u32) -> i32 {
+        self.evaluate_view(board, &features.own, own_moves)
+    }
+
+    /// [`Weights::evaluate_features`] from the side to move's view alone (the
+    /// `own` half of the features, or a [`Layout::child_view`]).
+    #[inline]
+    pub fn evaluate_view(&self, board: Board, view: &[u32; PLACEMENTS], own_moves: u32) -> i32 {
         let empties = (!(board.own | board.opp)).count_ones();
         let weights = &self.stages[stage(empties)];
-        let mut total: i32 = features
-            .own
-            .iter()
-            .map(|&i| weights[i as usize] as i32)
-            .sum();
+        let mut total: i32 = view.iter().map(|&i| weights[i as usize] as i32).sum();
         let base = weights.len() - EXTRAS;
         let [constant, mobility, frontier] = extras_with_moves(board, own_moves);
         total += weights[base] as i32 * constant
