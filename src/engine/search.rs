@@ -108,7 +108,7 @@ const ORDER_WEIGHTS: [i32; 64] = {
 
 /// The cells next to a corner (b1, a2, b2 and their images): the worst moves, as a
 /// rule, while the corner is empty.
-const CORNER_NEIGHBOURS: u64 = 0x42C3_0000_0000_C342;
+const CORNER_NEIGHBOURS: u64 = neighbours(CORNERS);
 
 /// `moves` in a free rough order: corners, then the other cells but those next to a
 /// corner, then those.

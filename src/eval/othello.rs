@@ -41,7 +41,7 @@ pub fn final_score(own: u32, opp: u32) -> i32 {
 
 /// Every cell next to a cell of `x` (8 directions), `x` itself excluded.
 #[inline]
-pub fn neighbours(x: u64) -> u64 {
+pub const fn neighbours(x: u64) -> u64 {
     let west = (x >> 1) & !H_FILE;
     let east = (x << 1) & !A_FILE;
     let row = x | west | east;
