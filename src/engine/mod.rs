@@ -271,8 +271,8 @@ fn disc_margin(score: i32) -> i32 {
 /// When to stop thinking to answer `seconds` after `start`: a safety margin of 8%
 /// plus 40 ms is kept for process start-up and exit (a few milliseconds), for reading
 /// the clock only every thousand positions (well under a millisecond), and for a
-/// loaded machine, whose processor may stall the search for tens of milliseconds
-/// (62 ms once in 12,700 timed searches); at least 5 ms of thinking is left.
+/// loaded machine, which may stall the process for tens of milliseconds (README,
+/// "Time"); at least 5 ms of thinking is left.
 pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
     let seconds = if seconds.is_finite() {
         seconds.max(0.0)

@@ -149,7 +149,7 @@ impl MoveList {
     }
 
     /// `moves` ordered: `first` (a table move) if legal, then by few replies for the
-    /// opponent and by cell weight; in positional order when `sort` is false.
+    /// opponent and by cell weight; in [`by_cell_class`] order when `sort` is false.
     fn new(board: Board, moves: u64, first: Option<Square>, sort: bool, table: &Table) -> MoveList {
         let mut list = MoveList::empty();
         for square in by_cell_class(moves) {
