@@ -217,13 +217,41 @@ mod tests {
         }
     }
 
-    /// Passes buffers on to `C`, counting those of text.
-    struct Counting<C> {
-        out: C,
-        text_buffers: usize,
+    /// How many times the search has asked whether the writer is behind, and whether
+    /// it has finished: a writer that waits on it falls behind for certain, however
+    /// slowly the search runs.
+    #[derive(Default)]
+    struct Gate {
+        state: std::sync::Mutex<(usize, bool)>,
+        changed: std::sync::Condvar,
     }
 
-    impl<C: Chunks> Chunks for Counting<C> {
+    impl Gate {
+        fn update(&self, change: impl FnOnce(&mut (usize, bool))) {
+            change(&mut self.state.lock().unwrap());
+            self.changed.notify_all();
+        }
+
+        /// Waits until the search has asked `times` times or finished.
+        fn wait_for(&self, times: usize) {
+            let state = self.state.lock().unwrap();
+            drop(
+                self.changed
+                    .wait_while(state, |(asked, done)| *asked < times && !*done)
+                    .unwrap(),
+            );
+        }
+    }
+
+    /// Passes buffers on to `C`, counting those of text, and tells `gate` of each
+    /// question whether `C` is behind and of the end.
+    struct Counting<'g, C> {
+        out: C,
+        text_buffers: usize,
+        gate: &'g Gate,
+    }
+
+    impl<C: Chunks> Chunks for Counting<'_, C> {
         type Output = (C::Output, usize);
 
         fn submit(&mut self, buffer: &mut Box<[u8]>, len: usize) -> io::Result<()> {
@@ -232,11 +260,14 @@ mod tests {
         }
 
         fn close(self) -> io::Result<Self::Output> {
+            self.gate.update(|(_, done)| *done = true);
             Ok((self.out.close()?, self.text_buffers))
         }
 
         fn behind(&mut self) -> bool {
-            self.out.behind()
+            let behind = self.out.behind();
+            self.gate.update(|(asked, _)| *asked += 1);
+            behind
         }
     }
 
@@ -276,18 +307,24 @@ mod tests {
         }
     }
 
-    /// A real search through the formatting thread, with the writer made slow so
+    /// A real search through the formatting thread, with the writer held back so
     /// that it falls behind, writes the log the log writer writes directly, and
     /// some of its buffers are text.
     #[test]
     fn a_search_through_a_slow_writer_formats_some_buffers_as_text() {
-        /// Sleeps on each buffer longer than the search takes to fill one, even
-        /// unoptimised (about 16 Ki lines).
-        struct Slow(Vec<u8>);
-        impl Write for Slow {
+        /// Holds its first buffer until the search has asked three times whether
+        /// it is behind: by then three buffers are in flight, so it is, whatever
+        /// the load on the machine.
+        struct Slow<'g> {
+            out: Vec<u8>,
+            gate: &'g Gate,
+        }
+        impl Write for Slow<'_> {
             fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                thread::sleep(std::time::Duration::from_millis(25));
-                self.0.extend_from_slice(buf);
+                if self.out.is_empty() {
+                    self.gate.wait_for(3);
+                }
+                self.out.extend_from_slice(buf);
                 Ok(buf.len())
             }
             fn flush(&mut self) -> io::Result<()> {
@@ -304,17 +341,23 @@ mod tests {
         let mut direct = LogWriter::new(Vec::new(), style, columns, b"board");
         search(board, params, &Cs561, &mut direct);
         let direct = direct.finish(false, |_| {}).unwrap().0;
+        let gate = Gate::default();
         let (through_thread, text_buffers) = thread::scope(|scope| {
-            let log = LogWriter::new(Slow(Vec::new()), style, columns, b"board");
+            let slow = Slow {
+                out: Vec::new(),
+                gate: &gate,
+            };
+            let log = LogWriter::new(slow, style, columns, b"board");
             let writer = Background::start(scope, Formatting(log));
             let counting = Counting {
                 out: writer,
                 text_buffers: 0,
+                gate: &gate,
             };
             let mut records = RecordWriter::new(counting, style, columns);
             search(board, params, &Cs561, &mut records);
             let (Formatting(log), text_buffers) = records.finish().unwrap();
-            (log.finish(false, |_| {}).unwrap().0 .0, text_buffers)
+            (log.finish(false, |_| {}).unwrap().0.out, text_buffers)
         });
         assert!(through_thread == direct, "the outputs differ");
         assert!(text_buffers > 0, "no buffer was formatted as text");
