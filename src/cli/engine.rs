@@ -93,6 +93,9 @@ enum EngineCommand {
         /// odd-even effect, `reversi engine tempo`).
         #[arg(long, requires = "teacher")]
         odd_even: bool,
+        /// With --teacher: the first this many plies of each game are all random.
+        #[arg(long, default_value_t = 0, requires = "teacher")]
+        random_opening: u32,
         /// Threads that play the teacher's games (the result is the same for any
         /// number).
         #[arg(long, default_value_t = 1, requires = "teacher")]
@@ -171,6 +174,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             teacher,
             outcome_share,
             odd_even,
+            random_opening,
             threads,
         } => {
             if random_one_in == 0 || play_depth == 0 {
@@ -203,6 +207,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 searched_per_stage,
                 outcome_share,
                 odd_even,
+                random_opening,
             };
             let started = Instant::now();
             let report = |game: usize| {

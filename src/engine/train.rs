@@ -53,6 +53,9 @@ pub struct TrainParams {
     /// even-depth search is pessimistic for the side to move, an odd-depth one
     /// optimistic: [`super::tempo`]).
     pub odd_even: bool,
+    /// In a teacher's games: the first this many plies are all random (diverse
+    /// openings, as a match's are).
+    pub random_opening: u32,
 }
 
 /// One labelled position.
@@ -288,9 +291,9 @@ const TEACHER_TABLE_BITS: u32 = 16;
 
 /// Game number `game` played by a `play_depth`-ply search (iterative deepening,
 /// ProbCut as in play) on `teacher`'s weights, one move in `random_one_in` at
-/// random. Each position before the exact solve is labelled with the value of its
-/// own search, mixed by `outcome_share` with the game's final margin; those of the
-/// solved line with their exact values.
+/// random, as are all of the first `random_opening`. Each position before the exact
+/// solve is labelled with the value of its own search, mixed by `outcome_share` with
+/// the game's final margin; those of the solved line with their exact values.
 fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sample> {
     let mut rng =
         SplitMix64::new(params.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -308,7 +311,8 @@ fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sam
             )
         });
         let thought = player.search_to_depth_with(board, params.play_depth, teacher);
-        let square = if rng.below(params.random_one_in) == 0 {
+        let played = 60 - (!(board.own | board.opp)).count_ones();
+        let square = if played < params.random_opening || rng.below(params.random_one_in) == 0 {
             rng.square_of(board.moves())
         } else {
             thought.best.expect("a position with moves")
@@ -523,6 +527,7 @@ mod tests {
             searched_per_stage: 0,
             outcome_share: 0.0,
             odd_even: false,
+            random_opening: 0,
         }
     }
 
@@ -658,5 +663,28 @@ mod tests {
                 assert_eq!(a.value, -b.value);
             }
         }
+    }
+
+    /// With `random_opening` the games part from the first ply; without it and
+    /// without random moves the teacher plays every game alike.
+    #[test]
+    fn a_random_opening_makes_the_games_differ_from_the_start() {
+        let alike = small_params(6, 6, 12, 2, u64::MAX);
+        let opened = TrainParams {
+            random_opening: 4,
+            ..alike
+        };
+        let distinct_at = |params: &TrainParams, empties: u32| {
+            generate_with_teacher(params, embedded(), 1, || {})
+                .iter()
+                .filter(|x| (!(x.board.own | x.board.opp)).count_ones() == empties)
+                .map(|x| (x.board.own, x.board.opp))
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+        };
+        assert_eq!(distinct_at(&alike, 56), 1);
+        assert_eq!(distinct_at(&alike, 40), 1);
+        assert!(distinct_at(&opened, 56) >= 4, "the openings repeat");
+        assert!(distinct_at(&opened, 40) >= 5, "the games meet again");
     }
 }
