@@ -260,3 +260,32 @@ fn match_forfeits_a_pass_with_a_legal_move() {
     );
     assert!(text.contains("1 game(s) ended by a fault"), "{text}");
 }
+
+/// The time limit counts from when the process was created, not from when the
+/// program's own code began: a process that spent 1.2 s of a 1 s limit before it
+/// became `reversi` (here in `sh`, which then runs it in its place) answers at once,
+/// and says the 1.2 s were spent.
+#[test]
+fn umea_counts_the_time_before_the_program_ran_against_the_limit() {
+    let position = position_text(START);
+    let output = Command::new("sh")
+        .args([
+            "-c",
+            "sleep 1.2; exec \"$0\" umea \"$1\" 1 0 --verbose",
+            env!("CARGO_BIN_EXE_reversi"),
+            &position,
+        ])
+        .output()
+        .expect("run sh");
+    assert!(output.status.success());
+    let square = parse_answer(&stdout(&output)).unwrap().expect("a move");
+    assert!(START.board().moves() & square.bit() != 0);
+    let report = String::from_utf8(output.stderr).unwrap();
+    let seconds: f64 = report
+        .rsplit(" in ")
+        .next()
+        .and_then(|rest| rest.trim().strip_suffix(" s"))
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no time in {report:?}"));
+    assert!(seconds >= 1.15, "{report:?}");
+}

@@ -232,9 +232,40 @@ fn exit_status(error: &anyhow::Error) -> u8 {
     }
 }
 
+/// When this process began: now, less the time the kernel says has passed since it
+/// was created (Linux's `/proc`, to 10 ms), so that a slow start (loading the
+/// program on a busy machine) counts against a move's time limit as the caller's
+/// clock counts it. Now where that cannot be read.
+fn process_started() -> std::time::Instant {
+    let now = std::time::Instant::now();
+    let since_creation = || -> Option<std::time::Duration> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Field 22, counted after the command name (field 2, in parentheses).
+        let ticks: f64 = stat[stat.rfind(')')? + 1..]
+            .split_whitespace()
+            .nth(19)?
+            .parse()
+            .ok()?;
+        // SAFETY: sysconf only reads a system constant.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+        let uptime: f64 = std::fs::read_to_string("/proc/uptime")
+            .ok()?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()?;
+        let seconds = uptime - ticks / per_second;
+        (per_second > 0.0 && (0.0..60.0).contains(&seconds))
+            .then(|| std::time::Duration::from_secs_f64(seconds))
+    };
+    since_creation()
+        .and_then(|elapsed| now.checked_sub(elapsed))
+        .unwrap_or(now)
+}
+
 /// Carries out a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
-    let started = std::time::Instant::now();
+    let started = process_started();
     match cli.command {
         None => {
             let durability = if cli.fsync {

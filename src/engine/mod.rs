@@ -268,8 +268,9 @@ fn disc_margin(score: i32) -> i32 {
     (score - score.signum() * WIN) / DISC
 }
 
-/// When to stop thinking to answer `seconds` after `start`: a safety margin of 8%
-/// plus 40 ms is kept for process start-up and exit (a few milliseconds), for reading
+/// When to stop thinking to answer `seconds` after `start` (for the command line,
+/// when the process was created): a safety margin of 8% plus 40 ms is kept for
+/// the rest of start-up and for exit (a few milliseconds), for reading
 /// the clock only every thousand positions (well under a millisecond), and for a
 /// loaded machine, which may stall the process for tens of milliseconds (README,
 /// "Time"); at least 5 ms of thinking is left.
