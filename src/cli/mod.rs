@@ -233,39 +233,40 @@ fn exit_status(error: &anyhow::Error) -> u8 {
 }
 
 /// When this process began: now, less the time the kernel says has passed since it
-/// was created (Linux's `/proc`, to 10 ms), so that a slow start (loading the
-/// program on a busy machine) counts against a move's time limit as the caller's
-/// clock counts it. Now where that cannot be read.
+/// was created, so that a slow start (loading the program on a busy machine)
+/// counts against a move's time limit as the caller's clock counts it; the same
+/// instant wherever it is read. Now where that cannot be read.
 fn process_started() -> std::time::Instant {
     let now = std::time::Instant::now();
-    let since_creation = || -> Option<std::time::Duration> {
-        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-        // Field 22, counted after the command name (field 2, in parentheses).
-        let ticks: f64 = stat[stat.rfind(')')? + 1..]
-            .split_whitespace()
-            .nth(19)?
-            .parse()
-            .ok()?;
-        // SAFETY: sysconf only reads a system constant.
-        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-        let uptime: f64 = std::fs::read_to_string("/proc/uptime")
-            .ok()?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()?;
-        let seconds = uptime - ticks / per_second;
-        (per_second > 0.0 && (0.0..60.0).contains(&seconds))
-            .then(|| std::time::Duration::from_secs_f64(seconds))
-    };
     since_creation()
         .and_then(|elapsed| now.checked_sub(elapsed))
         .unwrap_or(now)
 }
 
+/// The time since the kernel created this process, from Linux's `/proc` (to 10 ms).
+fn since_creation() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Field 22, counted after the command name (field 2, in parentheses).
+    let ticks: f64 = stat[stat.rfind(')')? + 1..]
+        .split_whitespace()
+        .nth(19)?
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf only reads a system constant.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let uptime: f64 = std::fs::read_to_string("/proc/uptime")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let seconds = uptime - ticks / per_second;
+    (per_second > 0.0 && (0.0..60.0).contains(&seconds))
+        .then(|| std::time::Duration::from_secs_f64(seconds))
+}
+
 /// Carries out a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
-    let started = process_started();
     match cli.command {
         None => {
             let durability = if cli.fsync {
@@ -273,7 +274,7 @@ pub fn run(cli: Cli) -> Result<()> {
             } else {
                 Durability::Cached
             };
-            solve(&cli.solve, cli.max_log_bytes, durability, started)
+            solve(&cli.solve, cli.max_log_bytes, durability)
         }
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
@@ -288,9 +289,9 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::York(args)) => york::run(args),
         Some(Command::Uf(args)) => uf::run(args),
-        Some(Command::Umea(args)) => umea::run(args, started),
+        Some(Command::Umea(args)) => umea::run(args),
         Some(Command::Engine(args)) => engine::run(args),
-        Some(Command::Tristate(args)) => tristate::run(args, started),
+        Some(Command::Tristate(args)) => tristate::run(args),
     }
 }
 
@@ -374,12 +375,7 @@ fn file_kind(kind: &fs::FileType) -> &'static str {
     }
 }
 
-fn solve(
-    args: &SolveArgs,
-    max_bytes: u64,
-    durability: Durability,
-    started: std::time::Instant,
-) -> Result<()> {
+fn solve(args: &SolveArgs, max_bytes: u64, durability: Durability) -> Result<()> {
     let bytes = read_input(&args.input, " (name another input with -i PATH)")?;
     let request = cs561::parse_request(&bytes, args.dialect.map(Dialect::from))
         .with_context(|| display_name(&args.input))?;
@@ -395,6 +391,7 @@ fn solve(
             })
         }
         cs561::Request::Compete(competition) => {
+            let started = process_started();
             output_file::write_to(&args.output, max_bytes, durability, |sink| {
                 cs561::write_competition(&competition, style, started, sink).map(drop)
             })

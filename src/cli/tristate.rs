@@ -2,12 +2,11 @@
 
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
-use super::{display_name, read_input_up_to, UsageError};
+use super::{display_name, process_started, read_input_up_to, UsageError};
 use crate::engine::deadline_for;
 use crate::engine::shaped::think_grid;
 use crate::format::tristate::{self, Base, Coords, Notation, MAX_CELLS};
@@ -53,7 +52,8 @@ enum NotationArg {
 }
 
 /// Runs `reversi tristate`.
-pub(super) fn run(args: TristateArgs, started: Instant) -> Result<()> {
+pub(super) fn run(args: TristateArgs) -> Result<()> {
+    let started = process_started();
     let name = display_name(&args.file);
     let bytes = read_board_file(&args.file, &name)?;
     let text = String::from_utf8(bytes).map_err(|_| UsageError::BadArgument {

@@ -1,12 +1,12 @@
 //! `reversi umea`: one move for the Umea course's harness, and a match runner.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
 use super::sandbox::SandboxArgs;
-use super::UsageError;
+use super::{process_started, UsageError};
 use crate::arena::{self, Ending, ForfeitReason, Program};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
 use crate::engine::{deadline_for, Engine};
@@ -73,12 +73,12 @@ struct MatchArgs {
     sandbox: SandboxArgs,
 }
 
-/// Runs `reversi umea`. `started` is when the program started: the answer is due
-/// SECONDS after it.
-pub(super) fn run(args: UmeaArgs, started: Instant) -> Result<()> {
+/// Runs `reversi umea`: the answer is due SECONDS after the process started.
+pub(super) fn run(args: UmeaArgs) -> Result<()> {
     if let Some(UmeaCommand::Match(args)) = args.command {
         return run_match(&args);
     }
+    let started = process_started();
     match args.compile.as_deref() {
         Some("1") => return Ok(()),
         None | Some("0") => {}
