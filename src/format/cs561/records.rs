@@ -311,15 +311,15 @@ mod tests {
     /// that it falls behind, writes the log the log writer writes directly, and
     /// some of its buffers are text.
     #[test]
-    fn a_search_through_a_slow_writer_formats_some_buffers_as_text() {
+    fn a_search_through_a_held_back_writer_formats_some_buffers_as_text() {
         /// Holds its first buffer until the search has asked three times whether
         /// it is behind: by then three buffers are in flight, so it is, whatever
         /// the load on the machine.
-        struct Slow<'g> {
+        struct HeldBack<'g> {
             out: Vec<u8>,
             gate: &'g Gate,
         }
-        impl Write for Slow<'_> {
+        impl Write for HeldBack<'_> {
             fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
                 if self.out.is_empty() {
                     self.gate.wait_for(3);
@@ -343,11 +343,11 @@ mod tests {
         let direct = direct.finish(false, |_| {}).unwrap().0;
         let gate = Gate::default();
         let (through_thread, text_buffers) = thread::scope(|scope| {
-            let slow = Slow {
+            let held = HeldBack {
                 out: Vec::new(),
                 gate: &gate,
             };
-            let log = LogWriter::new(slow, style, columns, b"board");
+            let log = LogWriter::new(held, style, columns, b"board");
             let writer = Background::start(scope, Formatting(log));
             let counting = Counting {
                 out: writer,
