@@ -82,19 +82,19 @@ impl SandboxArgs {
             SandboxKind::SeparateUser => Isolation::SeparateUser,
             SandboxKind::Bubblewrap | SandboxKind::Auto => Isolation::Bubblewrap,
         };
-        match Sandbox::new(first, limits, &self.read_only) {
+        let sandbox = match Sandbox::new(first, limits, &self.read_only) {
             Err(SandboxError::Unavailable { reason }) if self.sandbox == SandboxKind::Auto => {
                 eprintln!(
                     "reversi: note: bubblewrap cannot work here ({reason}); the programs \
                      run as a separate user instead"
                 );
-                Ok(Sandbox::new(
-                    Isolation::SeparateUser,
-                    limits,
-                    &self.read_only,
-                )?)
+                Sandbox::new(Isolation::SeparateUser, limits, &self.read_only)
             }
-            result => Ok(result?),
+            result => result,
+        }?;
+        for gap in sandbox.isolation().gaps() {
+            eprintln!("reversi: warning: {gap}");
         }
+        Ok(sandbox)
     }
 }

@@ -560,8 +560,9 @@ fn run_program(
             return failed(
                 Verdict::Timeout,
                 format!(
-                    "still running after {} s: every process of the run was killed",
-                    limits.wall.as_secs_f64()
+                    "still running after {} s: every process of the run was killed{}",
+                    limits.wall.as_secs_f64(),
+                    exhausted()
                 ),
             )
         }
@@ -569,8 +570,9 @@ fn run_program(
             return failed(
                 Verdict::Timeout,
                 format!(
-                    "used {} s of CPU time (--cpu-time): killed",
-                    limits.cpu.as_secs()
+                    "used {} s of CPU time (--cpu-time): killed{}",
+                    limits.cpu.as_secs(),
+                    exhausted()
                 ),
             )
         }

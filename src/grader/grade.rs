@@ -331,14 +331,8 @@ pub fn grade_student(
 }
 
 /// The isolation every run of a class got, for its reports.
-pub fn isolation_words(isolation: Isolation) -> &'static str {
-    match isolation {
-        Isolation::Bubblewrap => "bubblewrap (own namespaces, read-only system, no network)",
-        Isolation::SeparateUser => {
-            "a separate unprivileged user (no namespaces: the platform's container)"
-        }
-        Isolation::Unsandboxed => "NONE (--no-sandbox): the programs ran with the grader's rights",
-    }
+pub fn isolation_words(isolation: Isolation) -> String {
+    isolation.words()
 }
 
 #[cfg(test)]

@@ -11,6 +11,16 @@
 //! When the program ends, or its wall time runs out, its process namespace ends and
 //! takes every process of the run with it; the cgroup, where there is one, is
 //! emptied too.
+//!
+//! Beneath either sandbox the kernel confines each run too ([`confine`]): a seccomp
+//! filter refuses sockets, ptrace, terminal injection, SysV IPC, keyrings and new
+//! namespaces; for a separate user, a Landlock ruleset lets it read only the system
+//! folders and the paths shown, and write only its work folder and a temporary folder
+//! of its own. Every run is in a session of its own with no terminal, gets only
+//! descriptors 0-2, and leaves nothing: see [`cleanup`].
+
+pub mod cleanup;
+pub mod confine;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
@@ -21,6 +31,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -80,6 +91,48 @@ pub enum Isolation {
     /// Not confined (`--no-sandbox`): rlimits and cgroups only; it sees and may change
     /// whatever the grader's user may.
     Unsandboxed,
+}
+
+impl Isolation {
+    /// What confines each run, in words for reports and rows (with what this kernel
+    /// lacks, when it lacks something).
+    pub fn words(self) -> String {
+        let mut words = match self {
+            Isolation::Bubblewrap => {
+                "bubblewrap (own namespaces, read-only system, no network) and a seccomp filter"
+                    .to_string()
+            }
+            Isolation::SeparateUser => format!(
+                "a separate unprivileged user (no namespaces: the platform's container) with \
+                 {} and a seccomp filter",
+                match confine::landlock_abi() {
+                    0 => "NO Landlock".to_string(),
+                    abi => format!("Landlock (ABI {abi})"),
+                }
+            ),
+            Isolation::Unsandboxed => {
+                "NONE (--no-sandbox): the programs ran with the grader's rights".to_string()
+            }
+        };
+        for gap in self.gaps() {
+            words += &format!("; {gap}");
+        }
+        words
+    }
+
+    /// What this machine lacks of the isolation's protection, each in words: empty when
+    /// nothing is missing. (Unsandboxed runs lack everything, and say so in their words.)
+    pub fn gaps(self) -> Vec<&'static str> {
+        match self {
+            Isolation::SeparateUser if confine::landlock_abi() == 0 => vec![
+                "this kernel has no Landlock, so the programs can read every file that \
+                 other users may read (other submissions too, where others may read them) \
+                 and write to /tmp, /var/tmp and /dev/shm until their run ends (what they \
+                 leave there is removed)",
+            ],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// Why no sandbox could be set up (bad arguments or a bad machine: exit 2).
@@ -197,7 +250,7 @@ pub struct Run {
     pub stderr: Captured,
     /// Wall-clock seconds it took.
     pub seconds: f64,
-    folder: tempfile::TempDir,
+    folder: CaseFolder,
 }
 
 impl Run {
@@ -286,6 +339,8 @@ pub struct Sandbox {
     isolation: Isolation,
     limits: Limits,
     read_only: Vec<PathBuf>,
+    /// The seccomp filter of every run (none when unsandboxed).
+    filter: Option<Arc<confine::Filter>>,
 }
 
 /// Counts runs of this process, to name their cgroups.
@@ -318,11 +373,22 @@ impl Sandbox {
                 reason: "running programs as a separate user needs root".into(),
             });
         }
+        let filter = match isolation {
+            Isolation::Unsandboxed => None,
+            Isolation::Bubblewrap | Isolation::SeparateUser => {
+                Some(Arc::new(confine::Filter::new().map_err(|e| {
+                    SandboxError::Unavailable {
+                        reason: format!("cannot compile the seccomp filter: {e}"),
+                    }
+                })?))
+            }
+        };
         let sandbox = Sandbox {
             bwrap,
             isolation,
             limits,
             read_only,
+            filter,
         };
         if isolation == Isolation::Bubblewrap {
             sandbox.probe()?;
@@ -360,9 +426,15 @@ impl Sandbox {
     }
 
     /// Whether a program sees `path`: under the system folders or a path shown
-    /// read-only in bubblewrap; anything, without bubblewrap.
+    /// read-only, in bubblewrap or as a separate user under Landlock; anything,
+    /// unsandboxed or without Landlock.
     pub fn shows(&self, path: &Path) -> bool {
-        if self.isolation != Isolation::Bubblewrap {
+        let fenced = match self.isolation {
+            Isolation::Bubblewrap => true,
+            Isolation::SeparateUser => confine::landlock_abi() > 0,
+            Isolation::Unsandboxed => false,
+        };
+        if !fenced {
             return true;
         }
         let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
@@ -377,8 +449,16 @@ impl Sandbox {
     fn probe(&self) -> Result<(), SandboxError> {
         let unavailable = |reason: String| SandboxError::Unavailable { reason };
         let folder = CaseFolder::new().map_err(|e| unavailable(e.to_string()))?;
-        let mut command = self.bubblewrap(&folder);
+        let filters = self
+            .filter_files()
+            .map_err(|e| unavailable(e.to_string()))?;
+        let mut command = self.bubblewrap(&folder, &confine::raw_fds(&filters));
         command.args(["true"]);
+        let keep = confine::raw_fds(&filters);
+        // SAFETY: only fcntl and close_range in the child.
+        unsafe {
+            command.pre_exec(move || confine::only_standard_descriptors(&keep));
+        }
         let output = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -395,10 +475,15 @@ impl Sandbox {
         }
     }
 
-    /// `bwrap` with every option but the command, for a run in `folder`. bwrap itself
-    /// gets an empty environment too: inside, it is process 1, whose environment
-    /// anyone may read.
-    fn bubblewrap(&self, folder: &CaseFolder) -> Command {
+    /// The seccomp filter's programs as files for bubblewrap (none when unsandboxed).
+    fn filter_files(&self) -> io::Result<Vec<File>> {
+        self.filter.as_ref().map_or(Ok(Vec::new()), |f| f.files())
+    }
+
+    /// `bwrap` with every option but the command, for a run in `folder`, loading the
+    /// seccomp programs open at `seccomp`. bwrap itself gets an empty environment too:
+    /// inside, it is process 1, whose environment anyone may read.
+    fn bubblewrap(&self, folder: &CaseFolder, seccomp: &[i32]) -> Command {
         let mut bwrap = Command::new(&self.bwrap);
         bwrap.env_clear().args([
             "--unshare-all",
@@ -444,19 +529,7 @@ impl Sandbox {
         for etc in ETC_FILES {
             bwrap.args(["--ro-bind-try", etc, etc]);
         }
-        // The JDK's configuration, linked from /usr/lib/jvm.
-        let mut java: Vec<PathBuf> = fs::read_dir("/etc")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| {
-                path.file_name()
-                    .is_some_and(|n| n.as_bytes().starts_with(b"java"))
-            })
-            .collect();
-        java.sort();
-        for path in java {
+        for path in java_configuration() {
             bwrap.arg("--ro-bind").arg(&path).arg(&path);
         }
         bwrap
@@ -476,8 +549,41 @@ impl Sandbox {
             .arg("--bind")
             .arg(folder.path().join("work"))
             .arg(WORK_INSIDE)
-            .args(["--chdir", WORK_INSIDE, "--"]);
+            .args(["--chdir", WORK_INSIDE]);
+        for fd in seccomp {
+            bwrap.arg("--add-seccomp-fd").arg(fd.to_string());
+        }
+        bwrap.arg("--");
         bwrap
+    }
+
+    /// What a separate user's Landlock ruleset lets a run in `folder` reach: read the
+    /// system folders, the `/etc` files bubblewrap shows, `/proc`, `/sys` and the
+    /// paths shown; write its work folder and its temporary folder.
+    fn reach(&self, folder: &CaseFolder) -> confine::Reach {
+        let mut read: Vec<PathBuf> = ["/usr", "/proc", "/sys", "/etc/passwd", "/etc/group"]
+            .iter()
+            .chain(SYSTEM_LINKS)
+            .chain(ETC_FILES)
+            .map(PathBuf::from)
+            .collect();
+        read.extend(java_configuration());
+        read.extend(self.read_only.iter().cloned());
+        confine::Reach {
+            read,
+            write: vec![folder.path().join("work"), folder.path().join("tmp")],
+            devices: confine::DEVICES.iter().map(PathBuf::from).collect(),
+        }
+    }
+
+    /// Notes in `sampled` the limits that the separate user `uid` is at now: its
+    /// rlimits refuse before a cgroup counts, so what they see tells.
+    fn sample(&self, uid: Option<libc::uid_t>, sampled: &mut Exhausted) {
+        if let Some(uid) = uid {
+            let usage = usage_of(uid);
+            sampled.processes |= usage.tasks >= self.limits.processes;
+            sampled.memory |= usage.largest_data >= self.limits.memory / 10 * 9;
+        }
     }
 
     /// Runs `program` confined and limited, and waits for it and every process it
@@ -495,9 +601,14 @@ impl Sandbox {
         if let Some(uid) = uid {
             folder.give_to(uid)?;
         }
+        let filters = match self.isolation {
+            Isolation::Bubblewrap => self.filter_files()?,
+            _ => Vec::new(),
+        };
+        let keep = confine::raw_fds(&filters);
         let mut command = match self.isolation {
             Isolation::Bubblewrap => {
-                let mut bwrap = self.bubblewrap(&folder);
+                let mut bwrap = self.bubblewrap(&folder, &keep);
                 bwrap.args(["sh", "-c", program.command, "sh"]);
                 bwrap
             }
@@ -513,7 +624,7 @@ impl Sandbox {
                     .env("PATH", path)
                     .env("HOME", folder.path().join("work"))
                     .env("LANG", "C.UTF-8")
-                    .env("TMPDIR", folder.path().join("work"));
+                    .env("TMPDIR", folder.path().join("tmp"));
                 sh
             }
         };
@@ -523,38 +634,43 @@ impl Sandbox {
         command
             .stdin(Stdio::null())
             .stdout(stdout.try_clone()?)
-            .stderr(stderr.try_clone()?)
-            .process_group(0);
+            .stderr(stderr.try_clone()?);
         let cgroup = Cgroup::create(&self.limits);
-        let limits = RawLimits::of(&self.limits, uid);
         let joins = cgroup.as_ref().map(Cgroup::join_files).transpose()?;
-        let join_fds: Vec<i32> = joins.iter().flatten().map(AsRawFd::as_raw_fd).collect();
-        // SAFETY: the closure runs in the child between fork and exec; it only calls
-        // getpid, write, setrlimit and the set*id calls (async-signal-safe) on data
-        // prepared before the fork, and allocates nothing.
+        let mut child_side = ChildSide {
+            joins: joins.iter().flatten().map(AsRawFd::as_raw_fd).collect(),
+            limits: RawLimits::of(&self.limits, uid, cgroup.as_ref()),
+            keep,
+            fence: match self.isolation {
+                Isolation::SeparateUser => confine::Fence::new(&self.reach(&folder))?,
+                _ => None,
+            },
+            filter: match self.isolation {
+                Isolation::SeparateUser => self.filter.clone(),
+                _ => None,
+            },
+        };
+        // SAFETY: the closure runs in the child between fork and exec; it only makes
+        // async-signal-safe system calls on data prepared before the fork, and
+        // allocates nothing (see ChildSide::enter).
         unsafe {
-            command.pre_exec(move || {
-                let mut digits = [0u8; 20];
-                let pid = format_pid(libc::getpid(), &mut digits);
-                for &fd in &join_fds {
-                    // A cgroup that cannot be joined leaves its limit to the rlimits.
-                    libc::write(fd, pid.as_ptr().cast(), pid.len());
-                }
-                limits.apply()
-            });
+            command.pre_exec(move || child_side.enter());
         }
         let started = Instant::now();
         let mut child = command.spawn()?;
         drop(joins);
+        drop(filters);
+        let mut sampled = Exhausted::default();
         let ending = loop {
             let left = self.limits.wall.saturating_sub(started.elapsed());
             if let Some(status) = child.wait_timeout(left.min(Duration::from_millis(50)))? {
                 break ending_of(status, self.isolation);
             }
+            self.sample(uid, &mut sampled);
             let stopped = STOP.load(Ordering::SeqCst);
             if stopped || started.elapsed() >= self.limits.wall {
-                // SAFETY: kill(2) on the child's own process group (process_group(0)
-                // above); the child is not reaped yet, so the group is still its own.
+                // SAFETY: kill(2) on the child's own process group (it made a session
+                // of its own); the child is not reaped yet, so the group is its own.
                 unsafe {
                     libc::kill(-(child.id() as i32), libc::SIGKILL);
                 }
@@ -567,11 +683,17 @@ impl Sandbox {
             }
         };
         let seconds = started.elapsed().as_secs_f64();
+        // What the program left running when it ended counts too.
+        self.sample(uid, &mut sampled);
         if let Some(uid) = uid {
             // What is left (unreaped zombies) keeps the user from the next lease.
             kill_every_process_of(uid);
+            cleanup::remove_owned_by(uid);
+            cleanup::remove_ipc_of(uid);
         }
-        let exhausted = cgroup.map(Cgroup::end).unwrap_or_default();
+        let mut exhausted = cgroup.map(Cgroup::end).unwrap_or_default();
+        exhausted.processes |= sampled.processes;
+        exhausted.memory |= sampled.memory;
         drop(lease);
         Ok(Run {
             ending,
@@ -579,9 +701,65 @@ impl Sandbox {
             stdout: capture(stdout)?,
             stderr: capture(stderr)?,
             seconds,
-            folder: folder.into_inner(),
+            folder,
         })
     }
+}
+
+/// What the child does between fork and exec, prepared before the fork.
+struct ChildSide {
+    /// `cgroup.procs` files to write its pid to.
+    joins: Vec<i32>,
+    limits: RawLimits,
+    /// Descriptors bubblewrap needs (its seccomp programs); all others above 2 close.
+    keep: Vec<i32>,
+    fence: Option<confine::Fence>,
+    filter: Option<Arc<confine::Filter>>,
+}
+
+impl ChildSide {
+    /// Joins the cgroup, sets the rlimits, makes a session of its own (no terminal),
+    /// becomes the separate user, closes every descriptor past 2 on exec, and enforces
+    /// Landlock and seccomp: async-signal-safe system calls only.
+    fn enter(&mut self) -> io::Result<()> {
+        let mut digits = [0u8; 20];
+        // SAFETY: getpid, write and setsid are async-signal-safe.
+        unsafe {
+            let pid = format_pid(libc::getpid(), &mut digits);
+            for &fd in &self.joins {
+                // A cgroup that cannot be joined leaves its limit to the rlimits.
+                libc::write(fd, pid.as_ptr().cast(), pid.len());
+            }
+            if libc::setsid() < 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        self.limits.apply()?;
+        confine::only_standard_descriptors(&self.keep)?;
+        if let Some(fence) = &mut self.fence {
+            fence.enforce()?;
+        }
+        if let Some(filter) = &self.filter {
+            filter.install()?;
+        }
+        Ok(())
+    }
+}
+
+/// The JDK's configuration folders in `/etc`, linked from `/usr/lib/jvm`.
+fn java_configuration() -> Vec<PathBuf> {
+    let mut java: Vec<PathBuf> = fs::read_dir("/etc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .is_some_and(|n| n.as_bytes().starts_with(b"java"))
+        })
+        .collect();
+    java.sort();
+    java
 }
 
 /// `path` made canonical, to be shown read-only.
@@ -666,12 +844,25 @@ struct RawLimits {
 }
 
 impl RawLimits {
-    fn of(limits: &Limits, uid: Option<libc::uid_t>) -> RawLimits {
+    /// The rlimits of `limits` for a run as `uid`. Where the run's `cgroup` bounds
+    /// its memory and processes, the rlimits stand a little behind it (a quarter more
+    /// data, one more process), so that a run that grows stops at the cgroup, which
+    /// counts the refusal and lets the report name the limit, rather than at the
+    /// rlimit, which counts nothing.
+    fn of(limits: &Limits, uid: Option<libc::uid_t>, cgroup: Option<&Cgroup>) -> RawLimits {
+        let (memory, processes) = match cgroup {
+            Some(cgroup) if cgroup.memory_events.is_some() => (
+                limits.memory.saturating_add(limits.memory / 4),
+                limits.processes + 1,
+            ),
+            Some(_) => (limits.memory, limits.processes + 1),
+            None => (limits.memory, limits.processes),
+        };
         RawLimits {
             cpu: limits.cpu.as_secs().max(1),
-            memory: limits.memory,
+            memory,
             file_size: limits.file_size,
-            processes: limits.processes,
+            processes,
             uid,
         }
     }
@@ -714,44 +905,62 @@ impl RawLimits {
     }
 }
 
-/// A run's private folder: `work/` (the program's), `stdout`, `stderr`, and the
-/// `passwd` and `group` files the sandbox shows. Removed when dropped.
+/// A run's private folder: `work/` (the program's), `tmp/` (its TMPDIR as a separate
+/// user), `stdout`, `stderr`, and the `passwd` and `group` files the sandbox shows.
+/// Removed when dropped, however deep and whatever the modes of what the program left.
+#[derive(Debug)]
 struct CaseFolder {
-    dir: tempfile::TempDir,
+    path: PathBuf,
 }
 
 impl CaseFolder {
     fn new() -> io::Result<CaseFolder> {
-        let dir = tempfile::Builder::new().prefix("reversi-case-").tempdir()?;
-        let path = dir.path();
-        fs::create_dir(path.join("work"))?;
-        fs::set_permissions(path.join("work"), fs::Permissions::from_mode(0o755))?;
+        let path = tempfile::Builder::new()
+            .prefix("reversi-case-")
+            .tempdir()?
+            .keep();
+        let folder = CaseFolder { path };
+        let path = folder.path();
+        for room in ["work", "tmp"] {
+            fs::create_dir(path.join(room))?;
+            fs::set_permissions(path.join(room), fs::Permissions::from_mode(0o755))?;
+        }
         fs::write(
             path.join("passwd"),
             format!("student:x:1000:1000:student:{WORK_INSIDE}:/bin/sh\n"),
         )?;
         fs::write(path.join("group"), "student:x:1000:\n")?;
-        Ok(CaseFolder { dir })
+        Ok(folder)
     }
 
     fn path(&self) -> &Path {
-        self.dir.path()
+        &self.path
     }
 
-    /// Lets the user `uid` into the folder and gives it the work folder (and nothing
-    /// else of the folder: the capture files stay the grader's).
+    /// Lets the user `uid` into the folder and gives it the work and temporary
+    /// folders (and nothing else of the folder: the capture files stay the grader's).
     fn give_to(&self, uid: libc::uid_t) -> io::Result<()> {
         fs::set_permissions(self.path(), fs::Permissions::from_mode(0o711))?;
-        let work = self.path().join("work");
-        std::os::unix::fs::chown(&work, Some(uid), Some(uid))?;
-        for entry in fs::read_dir(&work)? {
-            std::os::unix::fs::chown(entry?.path(), Some(uid), Some(uid))?;
+        for room in ["work", "tmp"] {
+            let room = self.path().join(room);
+            std::os::unix::fs::chown(&room, Some(uid), Some(uid))?;
+            for entry in fs::read_dir(&room)? {
+                std::os::unix::fs::chown(entry?.path(), Some(uid), Some(uid))?;
+            }
+            fs::set_permissions(&room, fs::Permissions::from_mode(0o700))?;
         }
-        fs::set_permissions(&work, fs::Permissions::from_mode(0o700))
+        Ok(())
     }
+}
 
-    fn into_inner(self) -> tempfile::TempDir {
-        self.dir
+impl Drop for CaseFolder {
+    fn drop(&mut self) {
+        if let Err(e) = cleanup::remove_tree(&self.path) {
+            eprintln!(
+                "reversi: warning: cannot remove {}: {e}",
+                self.path.display()
+            );
+        }
     }
 }
 
@@ -821,20 +1030,41 @@ fn kill_every_process_of(uid: libc::uid_t) -> bool {
 
 /// Whether the user `uid` has a process, zombies included.
 fn has_processes(uid: libc::uid_t) -> bool {
+    usage_of(uid).tasks > 0
+}
+
+/// What a user's processes use, as its rlimits count it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Usage {
+    /// Processes and threads (`RLIMIT_NPROC`), zombies included.
+    tasks: u64,
+    /// The largest data segment of one process, in bytes (`RLIMIT_DATA`).
+    largest_data: u64,
+}
+
+/// The processes, threads and largest data segment of the user `uid`.
+fn usage_of(uid: libc::uid_t) -> Usage {
     let Ok(entries) = fs::read_dir("/proc") else {
-        return false;
+        return Usage::default();
     };
-    entries.flatten().any(|entry| {
-        let Ok(status) = fs::read_to_string(entry.path().join("status")) else {
-            return false;
+    let mut usage = Usage::default();
+    for status in entries
+        .flatten()
+        .filter_map(|entry| fs::read_to_string(entry.path().join("status")).ok())
+    {
+        let field = |name: &str| {
+            status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse::<u64>().ok())
         };
-        let owner = status
-            .lines()
-            .find(|l| l.starts_with("Uid:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|n| n.parse::<libc::uid_t>().ok());
-        owner == Some(uid)
-    })
+        if field("Uid:") == Some(u64::from(uid)) {
+            usage.tasks += field("Threads:").unwrap_or(1);
+            usage.largest_data = usage.largest_data.max(field("VmData:").unwrap_or(0) << 10);
+        }
+    }
+    usage
 }
 
 /// Whether a user other than the owner can read `path`: every folder above it lets
