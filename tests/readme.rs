@@ -138,7 +138,10 @@ fn every_console_example_of_the_readme_prints_what_it_shows() {
 #[test]
 fn every_console_example_of_the_documents_prints_what_it_shows() {
     let names = documents();
-    assert!(names.len() >= 5, "the documents under docs/ were not found: {names:?}");
+    assert!(
+        names.len() >= 5,
+        "the documents under docs/ were not found: {names:?}"
+    );
     for name in names {
         run_console_blocks(&name);
     }
@@ -147,7 +150,10 @@ fn every_console_example_of_the_documents_prints_what_it_shows() {
 #[test]
 fn the_readme_stays_short() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lines = fs::read_to_string(root.join("README.md")).unwrap().lines().count();
+    let lines = fs::read_to_string(root.join("README.md"))
+        .unwrap()
+        .lines()
+        .count();
     assert!(
         lines <= README_MAX_LINES,
         "README.md has {lines} lines, more than {README_MAX_LINES}: move the depth to docs/"
@@ -185,4 +191,50 @@ fn wildcards_match_what_they_should() {
     assert!(matches(&shown, &["a", "z x end"]));
     assert!(!matches(&shown, &["a", "b"]));
     assert!(!matches(&shown, &["b", "z x end"]));
+}
+
+/// `reversi --help` and the README agree: every command of the list and every option
+/// of the solver is in the README.
+#[test]
+fn the_readme_names_every_command_and_solver_option() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let help = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let commands = help
+        .split("Commands:\n")
+        .nth(1)
+        .expect("a command list")
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let names: Vec<&str> = commands
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .collect();
+    assert!(names.contains(&"engine"), "{names:?}");
+    for name in names {
+        assert!(
+            readme.contains(&format!("reversi {name}")),
+            "`reversi {name}` is in `reversi --help` but not in the README"
+        );
+    }
+    let options = help.split("Options:\n").nth(1).expect("an option list");
+    for word in options.split_whitespace() {
+        let Some(option) = word.strip_prefix("--") else {
+            continue;
+        };
+        let option = option.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        if option.is_empty() || option == "help" || option == "version" {
+            continue;
+        }
+        assert!(
+            readme.contains(&format!("--{option}")),
+            "--{option} is in `reversi --help` but not in the README"
+        );
+    }
 }
