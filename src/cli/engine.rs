@@ -46,7 +46,7 @@ enum EngineCommand {
         seed: u64,
     },
     /// Fit the pattern evaluation's weights to positions labelled by exact solves of
-    /// self-played games and write them (README, "Umea": the recipe of
+    /// self-played games and write them (docs/engine.md: the recipe of
     /// src/eval/patterns.bin). The same arguments give the same file.
     Train {
         /// Where to write the weights.

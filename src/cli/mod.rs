@@ -131,9 +131,8 @@ enum Command {
     /// (empty but never playable; a line of discs stops at it). Spaces between cells,
     /// blank lines and CRLF are accepted. Example: testcases/tristate/sample.txt.
     Tristate(tristate::TristateArgs),
-    /// The timed engine's own tools: solve a position exactly, train the evaluation
-    /// (for the engine's developers: left out of the command list, see the README).
-    #[command(hide = true)]
+    /// The timed engine's own tools: solve a position exactly, train the evaluation's
+    /// weights, measure its speed and its odd-even effect (docs/engine.md).
     Engine(engine::EngineArgs),
 }
 

@@ -272,7 +272,7 @@ fn disc_margin(score: i32) -> i32 {
 /// when the process was created): a safety margin of 8% plus 40 ms is kept for
 /// the rest of start-up and for exit (a few milliseconds), for reading
 /// the clock only every thousand positions (well under a millisecond), and for a
-/// loaded machine, which may stall the process for tens of milliseconds (README,
+/// loaded machine, which may stall the process for tens of milliseconds (docs/courses.md,
 /// "Time"); at least 5 ms of thinking is left.
 pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
     let seconds = if seconds.is_finite() {

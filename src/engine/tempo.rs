@@ -9,7 +9,7 @@
 //! pessimistic), part from the training: the labels are even-depth searches, whose
 //! pessimism stage after stage of bootstrapping adds up (labels that average two
 //! depths, `reversi engine train --odd-even`, take it to about 2 discs).
-//! `reversi engine tempo` prints it by stage (README, "Umea": what it showed and
+//! `reversi engine tempo` prints it by stage (docs/engine.md: what it showed and
 //! what was tried).
 
 use std::time::{Duration, Instant};

@@ -1,5 +1,5 @@
 //! A playing-strength evaluation for 8x8 Othello, from the side to move's point of
-//! view, built from the classic features (see the README's references): mobility,
+//! view, built from the classic features (see docs/engine.md's sources): mobility,
 //! potential mobility (frontier), corners, X- and C-squares next to empty corners,
 //! stable discs, and parity late in the game. Weights shift with the number of empty
 //! cells, as in phase-dependent evaluators.

@@ -4,7 +4,7 @@
 //! symmetries give it, plus the mobility and frontier balance, with one set of
 //! weights per game stage (5 empty cells wide). The structure follows the classic
 //! pattern evaluators (Logistello, Zebra, Edax); the weights are fitted here by
-//! `reversi engine train` (README, "Umea") and embedded from `patterns.bin`.
+//! `reversi engine train` (docs/engine.md) and embedded from `patterns.bin`.
 //!
 //! Scores are from the side to move's point of view, in the units of
 //! [`crate::eval::othello`] ([`DISC`] per disc of expected final margin), clamped

@@ -21,7 +21,7 @@ use crate::format::Style;
 /// Bytes of one write to the underlying writer: every buffer but the last holds
 /// exactly this many, a line that crosses the end going on in the next one. Writes
 /// of a whole 256 KiB at multiples of 256 KiB are what ext4 takes fastest (its large
-/// folios want writes aligned to their size; see the README's Performance section).
+/// folios want writes aligned to their size; see docs/performance.md).
 const BUFFER_BYTES: usize = 256 * 1024;
 
 /// Room a line is formatted in: two whole pieces and a whole window, or a rare

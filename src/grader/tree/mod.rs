@@ -58,7 +58,7 @@ pub enum TreeError {
 }
 
 /// The most nodes `reversi tree` keeps unless told otherwise: a page of about this
-/// many opens in about a second (see the README's timings).
+/// many opens in about a second (see the timings in docs/tree.md).
 pub const DEFAULT_MAX_NODES: u64 = 200_000;
 
 /// Which part of a log to keep; the other nodes are counted, not kept.
