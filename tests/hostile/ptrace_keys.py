@@ -10,6 +10,7 @@ import subprocess
 import time
 
 PTRACE_TRACEME, PTRACE_ATTACH, PTRACE_DETACH = 0, 16, 17
+WALL = 0x40000000
 CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET = 0x10000000, 0x00020000, 0x40000000
 ADD_KEY, KEYCTL = {"x86_64": (248, 250), "aarch64": (217, 219)}[platform.machine()]
 libc = ctypes.CDLL(None, use_errno=True)
@@ -34,19 +35,33 @@ def sleeper():
 
 
 child, sibling = sleeper(), sleeper()
+
+
+def release(pid):
+    """Waits for the attached `pid` to stop, detaches and lets it go on."""
+    try:
+        os.waitpid(pid, WALL)
+    except OSError:
+        pass
+    libc.ptrace(PTRACE_DETACH, pid, None, None)
+    os.kill(pid, signal.SIGCONT)
+
+
 if call("ptrace attach to its child", libc.ptrace(PTRACE_ATTACH, child, None, None)):
-    libc.ptrace(PTRACE_DETACH, child, None, None)
+    release(child)
 # A child that attaches to its sibling (the other child).
 tracer = os.fork()
 if tracer == 0:
     ok = libc.ptrace(PTRACE_ATTACH, sibling, None, None) >= 0
+    if ok:
+        release(sibling)
     os._exit(0 if ok else 1)
 if os.waitpid(tracer, 0)[1] == 0:
     found.append("got: ptrace attach to a sibling")
 else:
     found.append("no ptrace attach to a sibling")
 if call("ptrace attach to its parent", libc.ptrace(PTRACE_ATTACH, os.getppid(), None, None)):
-    libc.ptrace(PTRACE_DETACH, os.getppid(), None, None)
+    release(os.getppid())
 traced = os.fork()
 if traced == 0:
     os._exit(0 if libc.ptrace(PTRACE_TRACEME, 0, None, None) >= 0 else 1)
