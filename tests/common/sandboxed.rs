@@ -1,0 +1,717 @@
+//! The harness of the hostile tests (`tests/hostile*.rs`): the grader's side of a run
+//! (cases, a home with a secret, its TMPDIR), the grader run as a TA runs it, and the
+//! traces a run could leave on the machine (files in /tmp, /var/tmp and /dev/shm,
+//! SysV IPC objects, processes, cgroups), checked after every attack under both
+//! sandboxes.
+
+#![allow(dead_code)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use walkdir::WalkDir;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The folder of attack programs.
+pub fn hostile() -> PathBuf {
+    root().join("tests/hostile")
+}
+
+/// The two ways a run is confined; every attack runs under both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Bubblewrap,
+    SeparateUser,
+}
+
+impl Mode {
+    /// The flags that choose it.
+    pub fn flags(self) -> [&'static str; 2] {
+        match self {
+            Mode::Bubblewrap => ["--sandbox", "bubblewrap"],
+            Mode::SeparateUser => ["--sandbox", "separate-user"],
+        }
+    }
+}
+
+/// Defines a test module `name` holding two tests, `bubblewrap` and `separate_user`,
+/// each running the body with its mode.
+#[macro_export]
+macro_rules! both_sandboxes {
+    ($(#[$meta:meta])* fn $name:ident($mode:ident) $body:block) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            fn run($mode: Mode) $body
+            #[test]
+            fn bubblewrap() {
+                run(Mode::Bubblewrap)
+            }
+            #[test]
+            fn separate_user() {
+                run(Mode::SeparateUser)
+            }
+        }
+    };
+}
+
+/// The uids of the separate users (61000 and up).
+pub const SEPARATE_UIDS: std::ops::RangeInclusive<u32> = 61000..=62000;
+
+/// The grader's side of a run: the cases (two official ones), a fake home with a
+/// secret, and the grader's temporary folder. Removed when dropped, whatever the
+/// depth and modes of what a failed containment left in it.
+pub struct World {
+    dir: PathBuf,
+    pub cases: PathBuf,
+    pub home: PathBuf,
+    pub tmp: PathBuf,
+    pub secret: String,
+}
+
+impl World {
+    pub fn new() -> World {
+        let dir = tempfile::tempdir().unwrap().keep();
+        // Others may pass through (a separate user must reach its work folder under
+        // tmp/), but not into the cases or the home.
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o711)).unwrap();
+        let cases = dir.join("cases");
+        for case in ["case1", "case2"] {
+            let official = root().join("testcases/cs561/s2017").join(case);
+            fs::create_dir_all(cases.join(case)).unwrap();
+            for file in ["input.txt", "output.txt"] {
+                fs::copy(official.join(file), cases.join(case).join(file)).unwrap();
+            }
+        }
+        let home = dir.join("home");
+        fs::create_dir(&home).unwrap();
+        let secret = format!("SECRET-{}", std::process::id());
+        fs::write(home.join(".bashrc"), "export PS1='$ '\n").unwrap();
+        fs::write(home.join("token"), &secret).unwrap();
+        let tmp = dir.join("tmp");
+        fs::create_dir(&tmp).unwrap();
+        for private in [&cases, &home] {
+            fs::set_permissions(private, fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        fs::set_permissions(&tmp, fs::Permissions::from_mode(0o711)).unwrap();
+        World {
+            dir,
+            cases,
+            home,
+            tmp,
+            secret,
+        }
+    }
+
+    /// A folder of the world's own, for a test's extra files.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Every file under the cases and the home, with its bytes.
+    pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        [&self.cases, &self.home]
+            .into_iter()
+            .flat_map(|top| WalkDir::new(top).sort_by_file_name())
+            .map(Result::unwrap)
+            .map(|entry| {
+                let bytes = if entry.file_type().is_file() {
+                    fs::read(entry.path()).unwrap()
+                } else {
+                    Vec::new()
+                };
+                (entry.path().to_path_buf(), bytes)
+            })
+            .collect()
+    }
+
+    /// What is left in the grader's TMPDIR.
+    pub fn tmp_left(&self) -> Vec<PathBuf> {
+        fs::read_dir(&self.tmp)
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect()
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        remove_all(&self.dir);
+    }
+}
+
+/// Removes `path` whatever its depth and modes (GNU rm walks any depth).
+pub fn remove_all(path: &Path) {
+    let _ = Command::new("chmod")
+        .arg("-R")
+        .arg("u+rwx")
+        .arg(path)
+        .output();
+    let _ = Command::new("rm").arg("-rf").arg(path).output();
+}
+
+/// How the TA's shell starts the grader, beyond HOME and TMPDIR.
+#[derive(Default)]
+pub struct Launch {
+    /// The grader's PATH (else the test's).
+    pub path: Option<String>,
+    /// A terminal (the slave side of a pty) made the grader's controlling terminal,
+    /// in a session of its own, as its standard input.
+    pub terminal: Option<OwnedFd>,
+    /// Descriptors left open to the grader, at these numbers (not close-on-exec).
+    pub fds: Vec<(OwnedFd, i32)>,
+    /// The grader's RLIMIT_NOFILE.
+    pub open_files: Option<u64>,
+}
+
+/// What the grader did.
+pub struct Grading {
+    pub pid: u32,
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The grader's peak resident memory, in KiB.
+    pub peak_kib: u64,
+}
+
+/// The peak resident memory of a running process, in KiB.
+fn peak_kib(pid: u32) -> Option<u64> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs `reversi` with `args`, HOME and TMPDIR of `world`, started as `launch` says,
+/// watching its memory.
+pub fn grader(world: &World, args: &[&str], launch: Launch) -> Grading {
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .env("HOME", &world.home)
+        .env("TMPDIR", &world.tmp)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(path) = &launch.path {
+        command.env("PATH", path);
+    }
+    let terminal = launch.terminal.as_ref().map(AsRawFd::as_raw_fd);
+    if let Some(terminal) = &launch.terminal {
+        command.stdin(terminal.try_clone().unwrap());
+    }
+    let fds: Vec<(i32, i32)> = launch
+        .fds
+        .iter()
+        .map(|(fd, at)| (fd.as_raw_fd(), *at))
+        .collect();
+    let open_files = launch.open_files;
+    // SAFETY: between fork and exec the closure only calls setsid, ioctl, dup2 and
+    // setrlimit (async-signal-safe) on values copied before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            if let Some(terminal) = terminal {
+                if libc::setsid() < 0 || libc::ioctl(terminal, libc::TIOCSCTTY, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            for &(fd, at) in &fds {
+                if libc::dup2(fd, at) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if let Some(limit) = open_files {
+                let limit = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    drop(launch);
+    let pid = child.id();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut bytes).unwrap();
+        String::from_utf8_lossy(&bytes).into_owned()
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut stderr, &mut bytes).unwrap();
+        String::from_utf8_lossy(&bytes).into_owned()
+    });
+    let started = Instant::now();
+    let mut peak = 0;
+    let status = loop {
+        peak = peak.max(peak_kib(pid).unwrap_or(0));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(180) {
+            let _ = child.kill();
+            panic!("the grader hangs");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Grading {
+        pid,
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        peak_kib: peak,
+    }
+}
+
+/// One attack at a time, so that one's processes and files are not taken for
+/// another's.
+pub static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes the one-at-a-time lock, whatever an earlier test's panic did to it.
+pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The folders every user may write to, whose top-level entries a run could leave.
+const SHARED_TEMPORARY: [&str; 3] = ["/tmp", "/var/tmp", "/dev/shm"];
+
+/// What of a run could stay on the machine: the top-level entries of the shared
+/// temporary folders (with their owners) and the SysV IPC objects.
+pub struct Traces {
+    entries: BTreeSet<PathBuf>,
+    ipc: BTreeSet<Ipc>,
+}
+
+/// A SysV IPC object: its kind (`shm`, `msg`, `sem`), id, creator's uid and the pid
+/// that made it (shm) or last sent to it (msg), else 0.
+type Ipc = (String, String, u32, u32);
+
+/// The SysV IPC objects now.
+fn ipc_objects() -> BTreeSet<Ipc> {
+    let mut objects = BTreeSet::new();
+    // The columns of the creator's uid and pid in each file.
+    for (kind, cuid, cpid) in [("shm", 9, Some(4)), ("msg", 9, Some(5)), ("sem", 6, None)] {
+        let Ok(text) = fs::read_to_string(format!("/proc/sysvipc/{kind}")) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let number = |i: Option<usize>| {
+                i.and_then(|i| fields.get(i))
+                    .and_then(|f| f.parse().ok())
+                    .unwrap_or(0)
+            };
+            if let Some(id) = fields.get(1) {
+                objects.insert((
+                    kind.to_string(),
+                    id.to_string(),
+                    number(Some(cuid)),
+                    number(cpid),
+                ));
+            }
+        }
+    }
+    objects
+}
+
+fn temporary_entries() -> BTreeSet<PathBuf> {
+    SHARED_TEMPORARY
+        .iter()
+        .flat_map(|folder| fs::read_dir(folder).into_iter().flatten().flatten())
+        .map(|entry| entry.path())
+        .collect()
+}
+
+impl Traces {
+    /// The machine now, before a run.
+    pub fn now() -> Traces {
+        Traces {
+            entries: temporary_entries(),
+            ipc: ipc_objects(),
+        }
+    }
+
+    /// What a run left since `self`: entries of /tmp, /var/tmp and /dev/shm owned by
+    /// a separate user or named as an attack's (`hostile*`; the machine's other new
+    /// files, other graders' `reversi-case-*` among them, are not the run's), every
+    /// new SysV IPC object. Empty when nothing stayed. This machine is shared: what our
+    /// programs name (`hostile*`, the honest C++ program's `in.txt` and `out.txt`, a
+    /// JVM's `hsperfdata_*`) and the IPC objects of separate users whose creator is
+    /// gone are removed; the rest is only reported.
+    pub fn left_since(&self) -> Vec<String> {
+        let mut left = Vec::new();
+        for path in temporary_entries().difference(&self.entries) {
+            let Ok(meta) = fs::symlink_metadata(path) else {
+                continue;
+            };
+            let name = path.file_name().unwrap().to_string_lossy();
+            let ours = name.starts_with("hostile")
+                || name.starts_with("hsperfdata_")
+                || name == "in.txt"
+                || name == "out.txt";
+            if SEPARATE_UIDS.contains(&meta.uid()) || ours {
+                left.push(format!(
+                    "{} (uid {}, {} bytes at the top)",
+                    path.display(),
+                    meta.uid(),
+                    meta.len()
+                ));
+                if ours {
+                    remove_all(path);
+                }
+            }
+        }
+        for (kind, id, creator, cpid) in ipc_objects().difference(&self.ipc) {
+            left.push(format!("SysV {kind} object {id} (made by uid {creator})"));
+            let gone = !Path::new(&format!("/proc/{cpid}")).exists();
+            if SEPARATE_UIDS.contains(creator) && gone {
+                let flag = match kind.as_str() {
+                    "shm" => "-m",
+                    "msg" => "-q",
+                    _ => "-s",
+                };
+                let _ = Command::new("ipcrm").args([flag, id]).output();
+            }
+        }
+        left
+    }
+}
+
+/// Processes a run under `world` left: those of a separate user or carrying `4242` in
+/// their arguments (our attacks' marker) whose arguments or working folder name the
+/// world's folder (so that the runs of other graders on this machine are not taken for
+/// ours). They are killed.
+pub fn leftovers(world: &World) -> Vec<String> {
+    let ours = world.path().to_string_lossy().into_owned();
+    let mut left = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let uid = fs::metadata(entry.path()).map(|m| m.uid()).unwrap_or(0);
+        let cwd = fs::read_link(entry.path().join("cwd")).unwrap_or_default();
+        let marked = cmdline.contains("4242");
+        let mine = cmdline.contains(&ours) || cwd.starts_with(&ours);
+        if (marked || SEPARATE_UIDS.contains(&uid)) && mine {
+            left.push(format!("{pid} (uid {uid}): {cmdline}"));
+            // SAFETY: kill(2) of a process a run of this test left.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    left
+}
+
+/// The cgroups of the grader `pid` still there.
+pub fn cgroups_left(pid: u32) -> Vec<PathBuf> {
+    [
+        "/sys/fs/cgroup",
+        "/sys/fs/cgroup/pids",
+        "/sys/fs/cgroup/memory",
+        "/sys/fs/cgroup/unified",
+    ]
+    .iter()
+    .flat_map(|folder| fs::read_dir(folder).into_iter().flatten().flatten())
+    .filter(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        name.starts_with(&format!("reversi-{pid}-"))
+    })
+    .map(|entry| entry.path())
+    .collect()
+}
+
+/// Checks what every run promises beyond its verdict: nothing stayed behind (files
+/// in the shared temporary folders, SysV IPC, processes, cgroups, the grader's
+/// TMPDIR), the grader stayed small and printed no control character nor the secret.
+pub fn nothing_stayed(what: &str, world: &World, traces: &Traces, grading: &Grading) {
+    let left = traces.left_since();
+    let processes = leftovers(world);
+    let tmp = world.tmp_left();
+    assert!(tmp.is_empty(), "{what} left {tmp:?} in the grader's TMPDIR");
+    assert_eq!(left, Vec::<String>::new(), "{what} left these");
+    assert_eq!(processes, Vec::<String>::new(), "{what} left processes");
+    let cgroups = cgroups_left(grading.pid);
+    assert!(cgroups.is_empty(), "{what}: cgroups left: {cgroups:?}");
+    assert!(
+        grading.peak_kib < 64 * 1024,
+        "{what}: the grader grew to {} KiB",
+        grading.peak_kib
+    );
+    for text in [&grading.stdout, &grading.stderr] {
+        assert!(
+            !text.bytes().any(|b| (b < 0x20 && b != b'\n') || b == 0x7f),
+            "{what}: a control character reached the terminal: {text:?}"
+        );
+        assert!(!text.contains(&world.secret), "{what}: the secret leaked");
+    }
+}
+
+/// The attacks that search the whole file system for outputs (`find / -xdev`): with a
+/// cold page cache that takes several seconds (10 s on a fresh machine whose root holds
+/// a Rust toolchain), so their default time limit is 60 s rather than 3 s, lest a slow
+/// disk turn their verdict into TIMEOUT.
+const WALKS_THE_DISK: [&str; 2] = ["find_expected.sh", "overwrite_expected.sh"];
+
+/// An attack: the program `file` of `tests/hostile/` run on both cases by
+/// `batch --against` under `mode`.
+pub struct Attack<'a> {
+    pub file: &'a str,
+    pub mode: Mode,
+    /// The verdict of every case.
+    pub verdict: &'a str,
+    /// More flags of `batch`.
+    pub flags: Vec<String>,
+    /// More arguments of the program, after the cases folder and the grader's home.
+    pub args: Vec<String>,
+    /// Keep the outputs (`--keep`), to read what the program found.
+    pub keep: bool,
+    pub launch: Launch,
+}
+
+/// What an attack's grading gave.
+pub struct Outcome {
+    pub world: World,
+    pub grading: Grading,
+    pub kept: Option<tempfile::TempDir>,
+}
+
+impl Outcome {
+    /// The output a case's run wrote (kept), empty where it wrote none.
+    pub fn output(&self, case: &str) -> String {
+        let kept = self.kept.as_ref().expect("kept outputs");
+        fs::read_to_string(kept.path().join(case).join("output.txt")).unwrap_or_default()
+    }
+
+    /// The lines `got: ...` of the outputs: what the attacks report they could do.
+    pub fn got(&self) -> Vec<String> {
+        ["case1", "case2"]
+            .iter()
+            .flat_map(|case| {
+                self.output(case)
+                    .lines()
+                    .filter(|line| line.starts_with("got:"))
+                    .map(|line| format!("{case}: {line}"))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
+impl<'a> Attack<'a> {
+    pub fn new(file: &'a str, mode: Mode, verdict: &'a str) -> Attack<'a> {
+        Attack {
+            file,
+            mode,
+            verdict,
+            flags: Vec::new(),
+            args: Vec::new(),
+            keep: false,
+            launch: Launch::default(),
+        }
+    }
+
+    pub fn flags(mut self, flags: &[&str]) -> Attack<'a> {
+        self.flags.extend(flags.iter().map(|f| f.to_string()));
+        self
+    }
+
+    pub fn args(mut self, args: &[&str]) -> Attack<'a> {
+        self.args.extend(args.iter().map(|a| a.to_string()));
+        self
+    }
+
+    pub fn keep(mut self) -> Attack<'a> {
+        self.keep = true;
+        self
+    }
+
+    pub fn launch(mut self, launch: Launch) -> Attack<'a> {
+        self.launch = launch;
+        self
+    }
+
+    /// Runs the attack and checks every promise: the verdict of each case, nothing
+    /// outside the work folder changed, nothing stayed behind.
+    pub fn run(self) -> Outcome {
+        let _one = one_at_a_time();
+        let file = format!("{} ({:?})", self.file, self.mode);
+        let world = World::new();
+        let before = world.snapshot();
+        let traces = Traces::now();
+        let interpreter = if self.file.ends_with(".py") {
+            "python3"
+        } else {
+            "sh"
+        };
+        let mut command = format!(
+            "{interpreter} {} {} {}",
+            hostile().join(self.file).display(),
+            world.cases.display(),
+            world.home.display()
+        );
+        for arg in &self.args {
+            command += &format!(" {arg}");
+        }
+        let kept = self.keep.then(|| {
+            let dir = tempfile::tempdir().unwrap();
+            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
+            dir
+        });
+        let hostile = hostile();
+        let mut args: Vec<String> = [
+            "batch",
+            world.cases.to_str().unwrap(),
+            "--against",
+            &command,
+            "--read-only",
+            hostile.to_str().unwrap(),
+            "--verbose",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        args.extend(self.mode.flags().iter().map(|f| f.to_string()));
+        if !self.flags.iter().any(|f| f == "-j") {
+            args.extend(["-j".into(), "1".into()]);
+        }
+        if !self.flags.iter().any(|f| f == "--timeout") {
+            let seconds = if WALKS_THE_DISK.contains(&self.file) {
+                "60"
+            } else {
+                "3"
+            };
+            args.extend(["--timeout".into(), seconds.into()]);
+        }
+        if let Some(kept) = &kept {
+            args.extend(["--keep".into(), kept.path().display().to_string()]);
+        }
+        args.extend(self.flags.iter().cloned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let grading = grader(&world, &args, self.launch);
+        let outcome = Outcome {
+            world,
+            grading,
+            kept,
+        };
+        let (world, grading) = (&outcome.world, &outcome.grading);
+        let rows: Vec<&str> = grading
+            .stdout
+            .lines()
+            .filter(|l| !l.starts_with(' '))
+            .collect();
+        nothing_stayed(&file, world, &traces, grading);
+        assert_eq!(
+            world.snapshot(),
+            before,
+            "{file} changed the grader's files"
+        );
+        assert_eq!(
+            grading.code,
+            Some(1),
+            "{file}: {}{}",
+            grading.stdout,
+            grading.stderr
+        );
+        assert_eq!(rows.len(), 3, "{file}: {}", grading.stdout);
+        for row in &rows[..2] {
+            assert!(
+                row.starts_with(&format!("{:<16} case", self.verdict)),
+                "{file}: expected {}: {}",
+                self.verdict,
+                grading.stdout
+            );
+        }
+        assert!(
+            rows[2].starts_with("2 cases: 0 passed"),
+            "{file}: {}",
+            grading.stdout
+        );
+        outcome
+    }
+}
+
+/// The rows of a grading (the lines not indented), with what is under them.
+pub fn rows(grading: &Grading) -> Vec<&str> {
+    grading
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .collect()
+}
+
+/// A new pseudo-terminal: (master, slave), both open read-write.
+pub fn pty() -> (OwnedFd, OwnedFd) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: posix_openpt, grantpt, unlockpt and ptsname_r on the descriptor just
+    // opened; every result is checked; the buffer outlives the call.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
+        assert!(master >= 0, "posix_openpt");
+        let master = OwnedFd::from_raw_fd(master);
+        assert_eq!(libc::grantpt(master.as_raw_fd()), 0);
+        assert_eq!(libc::unlockpt(master.as_raw_fd()), 0);
+        let mut name = [0 as libc::c_char; 128];
+        assert_eq!(
+            libc::ptsname_r(master.as_raw_fd(), name.as_mut_ptr(), name.len()),
+            0
+        );
+        let slave = libc::open(
+            name.as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        assert!(slave >= 0, "open the pty's slave");
+        (master, OwnedFd::from_raw_fd(slave))
+    }
+}
+
+/// Everything readable now on `fd` without waiting.
+pub fn drain(fd: &OwnedFd) -> Vec<u8> {
+    let fd = fd.as_raw_fd();
+    let mut bytes = Vec::new();
+    // SAFETY: fcntl and read on a descriptor this test owns, into a local buffer.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        let mut buffer = [0u8; 4096];
+        loop {
+            let n = libc::read(fd, buffer.as_mut_ptr().cast(), buffer.len());
+            if n <= 0 {
+                break;
+            }
+            bytes.extend_from_slice(&buffer[..n as usize]);
+        }
+    }
+    bytes
+}
+
+/// The bytes waiting to be read on a terminal `fd` (FIONREAD).
+pub fn pending(fd: &OwnedFd) -> i32 {
+    let mut count: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int.
+    let ok = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut count) };
+    assert_eq!(ok, 0, "FIONREAD");
+    count
+}

@@ -1,0 +1,229 @@
+//! The attacks of a run on what lies beyond files (`tests/hostile/`), each under both
+//! sandboxes: the TA's terminal, descriptors the TA's shell left open, traces left for
+//! the next run (files, SysV IPC), sockets of every kind, ptrace, keys and
+//! namespaces, a folder tree too deep to remove with few open files, and memory and
+//! process bombs that end in the timeout. Each asserts its verdict, what the program
+//! reports it got (`got: ...` lines of its kept output: none), what the grader's side
+//! observed, and that nothing stayed behind (`tests/common/sandboxed.rs`).
+
+#[macro_use]
+#[path = "common/sandboxed.rs"]
+mod sandboxed;
+
+use std::fs;
+use std::net::{TcpListener, UdpSocket};
+use std::os::fd::OwnedFd;
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::{SocketAddr, UnixListener};
+
+use sandboxed::{Attack, Launch, Mode};
+
+/// Asserts the attack got nothing it reported.
+fn got_nothing(outcome: &sandboxed::Outcome) {
+    let got = outcome.got();
+    assert!(
+        got.is_empty(),
+        "the program got: {got:#?}\n{}",
+        outcome.output("case1")
+    );
+}
+
+both_sandboxes! {
+    /// The grader runs at a TA's terminal (its controlling terminal, its stdin): the
+    /// program can neither write on it nor push input into it.
+    fn the_terminal_is_out_of_reach(mode) {
+        let (master, slave) = sandboxed::pty();
+        let outcome = Attack::new("tty.py", mode, "FAIL")
+            .keep()
+            .launch(Launch {
+                terminal: Some(slave.try_clone().unwrap()),
+                ..Launch::default()
+            })
+            .run();
+        let shown = String::from_utf8_lossy(&sandboxed::drain(&master)).into_owned();
+        let waiting = sandboxed::pending(&slave);
+        let injected = String::from_utf8_lossy(&sandboxed::drain(&slave)).into_owned();
+        assert!(!shown.contains("HOSTILE"), "painted on the terminal: {shown:?}");
+        assert!(!shown.contains("pwned"), "echoed on the terminal: {shown:?}");
+        assert_eq!(waiting, 0, "input pushed into the terminal: {injected:?}");
+        got_nothing(&outcome);
+    }
+}
+
+/// A file holding `secret`, and two descriptors on it (read-write and read-only)
+/// to leave open to the grader at 3 and 7.
+fn open_secret(dir: &std::path::Path, secret: &str) -> (std::path::PathBuf, Vec<(OwnedFd, i32)>) {
+    let path = dir.join("wrapper.log");
+    fs::write(&path, secret).unwrap();
+    let rw = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let ro = fs::File::open(&path).unwrap();
+    (path, vec![(rw.into(), 3), (ro.into(), 7)])
+}
+
+both_sandboxes! {
+    /// Descriptors the TA's shell or wrapper left open (3 and 7, on a file holding a
+    /// secret) do not reach the program.
+    fn only_the_standard_descriptors_pass(mode) {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = format!("WRAPPER-SECRET-{}", std::process::id());
+        let (path, fds) = open_secret(dir.path(), &secret);
+        let outcome = Attack::new("fds.py", mode, "FAIL")
+            .keep()
+            .launch(Launch {
+                fds,
+                ..Launch::default()
+            })
+            .run();
+        assert_eq!(fs::read_to_string(&path).unwrap(), secret, "the file changed");
+        for case in ["case1", "case2"] {
+            assert!(!outcome.output(case).contains(&secret), "{}", outcome.output(case));
+        }
+        assert!(!outcome.grading.stdout.contains(&secret));
+        got_nothing(&outcome);
+    }
+}
+
+both_sandboxes! {
+    /// Files in /tmp, /var/tmp, /dev/shm, 20,000 files in TMPDIR and SysV IPC objects
+    /// left by a run are gone (or were never shared) before the next run, which finds
+    /// none.
+    fn nothing_passes_from_one_run_to_the_next(mode) {
+        let outcome = Attack::new("between_runs.py", mode, "FAIL")
+            .keep()
+            .flags(&["--timeout", "5"])
+            .run();
+        got_nothing(&outcome);
+    }
+}
+
+both_sandboxes! {
+    /// No socket reaches anything: TCP and UDP to the grader's loopback (IPv4, IPv6),
+    /// a unix socket at a path shown to the program, the grader's abstract socket,
+    /// another run at once (-j 2) through an abstract name, netlink.
+    fn no_socket_reaches_anything(mode) {
+        let tcp4 = TcpListener::bind("127.0.0.1:0").unwrap();
+        let tcp6 = TcpListener::bind("[::1]:0").unwrap();
+        let udp4 = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let udp6 = UdpSocket::bind("[::1]:0").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let unix_path = dir.path().join("agent.sock");
+        let unix = UnixListener::bind(&unix_path).unwrap();
+        fs::set_permissions(&unix_path, fs::Permissions::from_mode(0o777)).unwrap();
+        let name = format!("hostile-grader-{}", std::process::id());
+        let abstract_listener =
+            UnixListener::bind_addr(&SocketAddr::from_abstract_name(&name).unwrap()).unwrap();
+        tcp4.set_nonblocking(true).unwrap();
+        tcp6.set_nonblocking(true).unwrap();
+        udp4.set_nonblocking(true).unwrap();
+        udp6.set_nonblocking(true).unwrap();
+        unix.set_nonblocking(true).unwrap();
+        abstract_listener.set_nonblocking(true).unwrap();
+        let port = |a: std::net::SocketAddr| a.port().to_string();
+        let outcome = Attack::new("sockets.py", mode, "FAIL")
+            .keep()
+            .flags(&[
+                "-j",
+                "2",
+                "--timeout",
+                "6",
+                "--read-only",
+                dir.path().to_str().unwrap(),
+            ])
+            .args(&[
+                &port(tcp4.local_addr().unwrap()),
+                &port(tcp6.local_addr().unwrap()),
+                &port(udp4.local_addr().unwrap()),
+                &port(udp6.local_addr().unwrap()),
+                unix_path.to_str().unwrap(),
+                &name,
+            ])
+            .run();
+        let mut reached = Vec::new();
+        if tcp4.accept().is_ok() {
+            reached.push("TCP 127.0.0.1");
+        }
+        if tcp6.accept().is_ok() {
+            reached.push("TCP ::1");
+        }
+        let mut buffer = [0u8; 64];
+        if udp4.recv(&mut buffer).is_ok() {
+            reached.push("UDP 127.0.0.1");
+        }
+        if udp6.recv(&mut buffer).is_ok() {
+            reached.push("UDP ::1");
+        }
+        if unix.accept().is_ok() {
+            reached.push("the unix socket");
+        }
+        if abstract_listener.accept().is_ok() {
+            reached.push("the abstract socket");
+        }
+        assert!(reached.is_empty(), "the program reached {reached:?}");
+        got_nothing(&outcome);
+    }
+}
+
+both_sandboxes! {
+    /// ptrace (of its child, a sibling, its parent; PTRACE_TRACEME), add_key and
+    /// keyctl, and new namespaces (unshare(2), `unshare -U`, `unshare -r`) are refused.
+    fn ptrace_keys_and_namespaces_are_refused(mode) {
+        let outcome = Attack::new("ptrace_keys.py", mode, "FAIL")
+            .keep()
+            .flags(&["--timeout", "5"])
+            .run();
+        got_nothing(&outcome);
+    }
+}
+
+both_sandboxes! {
+    /// 2,000-deep folder trees, some levels mode 000, in the work folder, TMPDIR,
+    /// /tmp, /var/tmp and /dev/shm, are all removed by a grader limited to 1024 open
+    /// files (its TMPDIR is empty after: `Attack::run` checks it).
+    fn a_deep_tree_is_removed_with_few_open_files(mode) {
+        let outcome = Attack::new("deep_tree.py", mode, "NO OUTPUT")
+            .flags(&["--timeout", "20"])
+            .launch(Launch {
+                open_files: Some(1024),
+                ..Launch::default()
+            })
+            .run();
+        assert!(outcome.grading.stderr.is_empty(), "{}", outcome.grading.stderr);
+    }
+}
+
+/// Asserts every row (a TIMEOUT) names `limit`.
+fn rows_name(outcome: &sandboxed::Outcome, limit: &str) {
+    for row in &sandboxed::rows(&outcome.grading)[..2] {
+        assert!(row.contains(limit), "the row does not say {limit:?}: {row}");
+    }
+}
+
+both_sandboxes! {
+    /// A memory bomb that holds what it got and stays until the timeout: its TIMEOUT
+    /// rows say it ran out of memory.
+    fn a_memory_bomb_that_times_out_names_the_memory_limit(mode) {
+        let outcome = Attack::new("mem_bomb.py", mode, "TIMEOUT")
+            .flags(&["--memory", "128", "--timeout", "3"])
+            .args(&["128", "4242"])
+            .run();
+        rows_name(&outcome, ", out of memory (the limit is 128 MiB, --memory)");
+    }
+}
+
+both_sandboxes! {
+    /// A process bomb that keeps retrying until the timeout: its TIMEOUT rows say it
+    /// hit the process limit.
+    fn a_process_bomb_that_times_out_names_the_process_limit(mode) {
+        let outcome = Attack::new("proc_bomb.py", mode, "TIMEOUT")
+            .flags(&["--processes", "16", "--timeout", "3"])
+            .args(&["4242"])
+            .run();
+        rows_name(&outcome, ", hit the process limit (16, --processes)");
+    }
+}
