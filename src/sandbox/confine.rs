@@ -126,10 +126,8 @@ impl Filter {
             SeccompCondition::new(index, len, op, value).map_err(io::Error::other)
         };
         let rule = |conditions| SeccompRule::new(conditions).map_err(io::Error::other);
-        let mut refused: BTreeMap<i64, Vec<SeccompRule>> = REFUSED
-            .iter()
-            .map(|&call| (call, Vec::new()))
-            .collect();
+        let mut refused: BTreeMap<i64, Vec<SeccompRule>> =
+            REFUSED.iter().map(|&call| (call, Vec::new())).collect();
         let ioctls = TERMINAL_IOCTLS
             .iter()
             .map(|&request| {
@@ -181,10 +179,7 @@ impl Filter {
     /// The programs as files for bubblewrap's `--add-seccomp-fd` (close-on-exec, to
     /// be kept open for bwrap alone).
     pub fn files(&self) -> io::Result<Vec<File>> {
-        self.programs
-            .iter()
-            .map(program_file)
-            .collect()
+        self.programs.iter().map(program_file).collect()
     }
 }
 

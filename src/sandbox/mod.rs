@@ -664,7 +664,7 @@ impl Sandbox {
         let ending = loop {
             let left = self.limits.wall.saturating_sub(started.elapsed());
             if let Some(status) = child.wait_timeout(left.min(Duration::from_millis(50)))? {
-                break ending_of(status, self.isolation);
+                break ending_of(status);
             }
             self.sample(uid, &mut sampled);
             let stopped = STOP.load(Ordering::SeqCst);
@@ -793,17 +793,15 @@ const ETC_FILES: &[&str] = &[
     "/etc/alternatives",
 ];
 
-/// How bubblewrap reports a child killed by a signal: 128 + the signal.
-fn ending_of(status: std::process::ExitStatus, isolation: Isolation) -> Ending {
+/// How a run ended, from its status. Every program runs under `sh -c`, which reports a
+/// command killed by a signal as 128 + the signal (and bubblewrap passes that on).
+fn ending_of(status: std::process::ExitStatus) -> Ending {
     if let Some(signal) = status.signal() {
         return Ending::Signal(signal);
     }
-    let code = status.code().unwrap_or(-1);
-    match isolation {
-        Isolation::Bubblewrap if (129..=128 + 64).contains(&code) => Ending::Signal(code - 128),
-        Isolation::Bubblewrap | Isolation::SeparateUser | Isolation::Unsandboxed => {
-            Ending::Exited(code)
-        }
+    match status.code().unwrap_or(-1) {
+        code @ 129..=192 => Ending::Signal(code - 128),
+        code => Ending::Exited(code),
     }
 }
 

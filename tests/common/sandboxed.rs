@@ -28,11 +28,15 @@ pub fn hostile() -> PathBuf {
     root().join("tests/hostile")
 }
 
-/// The two ways a run is confined; every attack runs under both.
+/// The ways a run is confined; every attack runs under each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Bubblewrap,
     SeparateUser,
+    /// `--sandbox auto` where no user namespace can be made, as in a platform's
+    /// container: bubblewrap cannot work there, so the grader falls back to a
+    /// separate user ([`grader`] runs it so whenever it is given `--sandbox auto`).
+    Container,
 }
 
 impl Mode {
@@ -41,6 +45,7 @@ impl Mode {
         match self {
             Mode::Bubblewrap => ["--sandbox", "bubblewrap"],
             Mode::SeparateUser => ["--sandbox", "separate-user"],
+            Mode::Container => ["--sandbox", "auto"],
         }
     }
 }
@@ -48,7 +53,7 @@ impl Mode {
 /// Defines a test module `name` holding two tests, `bubblewrap` and `separate_user`,
 /// each running the body with its mode.
 #[macro_export]
-macro_rules! both_sandboxes {
+macro_rules! every_sandbox {
     ($(#[$meta:meta])* fn $name:ident($mode:ident) $body:block) => {
         $(#[$meta])*
         mod $name {
@@ -63,8 +68,22 @@ macro_rules! both_sandboxes {
             fn separate_user() {
                 run(Mode::SeparateUser)
             }
+            #[test]
+            fn container() {
+                run(Mode::Container)
+            }
         }
     };
+}
+
+/// Whether the grader may make memory cgroups here (as root, v2 or v1's memory
+/// controller), as the sandbox does.
+pub fn memory_cgroups() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let v2 = fs::read_to_string("/sys/fs/cgroup/cgroup.controllers")
+        .is_ok_and(|controllers| controllers.split_whitespace().any(|c| c == "memory"));
+    root && (v2 || Path::new("/sys/fs/cgroup/memory/cgroup.procs").is_file())
 }
 
 /// The uids of the separate users (61000 and up).
@@ -177,6 +196,89 @@ pub struct Launch {
     pub open_files: Option<u64>,
 }
 
+/// The pipes between a grader that enters a user namespace of its own (in `pre_exec`)
+/// and the test's thread that maps every uid and gid to itself there (only a process
+/// outside may): the grader stays root for files, the separate users stay themselves.
+struct NamespaceGate {
+    ready: (OwnedFd, OwnedFd),
+    mapped: (OwnedFd, OwnedFd),
+}
+
+impl NamespaceGate {
+    fn new() -> NamespaceGate {
+        let pipe = || {
+            let mut fds = [0; 2];
+            // SAFETY: pipe2 fills two descriptors that we then own.
+            assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+            // SAFETY: both are new descriptors of ours.
+            unsafe {
+                use std::os::fd::FromRawFd;
+                (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1]))
+            }
+        };
+        NamespaceGate {
+            ready: pipe(),
+            mapped: pipe(),
+        }
+    }
+
+    /// The grader's ends: where it writes its pid once in its namespace, where it
+    /// waits for the mapping.
+    fn child_side(&self) -> (i32, i32) {
+        (self.ready.1.as_raw_fd(), self.mapped.0.as_raw_fd())
+    }
+
+    /// Waits (in a thread) for the grader's pid, maps its namespace, and lets it go
+    /// on. The grader's ends stay open here until the returned ones are dropped, after
+    /// the fork.
+    fn map_in_background(self) -> (std::thread::JoinHandle<()>, [OwnedFd; 2]) {
+        let NamespaceGate { ready, mapped } = self;
+        let child_ends = [ready.1, mapped.0];
+        let (ready, mapped) = (ready.0, mapped.1);
+        let thread = std::thread::spawn(move || {
+            let mut pid = [0u8; 4];
+            let mut reader = fs::File::from(ready);
+            std::io::Read::read_exact(&mut reader, &mut pid).unwrap();
+            let pid = i32::from_ne_bytes(pid);
+            for table in ["uid_map", "gid_map"] {
+                fs::write(format!("/proc/{pid}/{table}"), "0 0 4294967295").unwrap();
+            }
+            let mut writer = fs::File::from(mapped);
+            std::io::Write::write_all(&mut writer, b"m").unwrap();
+        });
+        (thread, child_ends)
+    }
+}
+
+/// In the grader's child before exec: a user namespace of its own, mapped by the
+/// test (see [`NamespaceGate`]), in which no further user namespace may be made.
+fn without_user_namespaces(ready: i32, mapped: i32) -> std::io::Result<()> {
+    let failed = || Err(std::io::Error::last_os_error());
+    // SAFETY: plain system calls on descriptors and a NUL-terminated path.
+    unsafe {
+        if libc::unshare(libc::CLONE_NEWUSER) != 0 {
+            return failed();
+        }
+        let pid = libc::getpid().to_ne_bytes();
+        if libc::write(ready, pid.as_ptr().cast(), 4) != 4 {
+            return failed();
+        }
+        let mut byte = 0u8;
+        if libc::read(mapped, (&mut byte as *mut u8).cast(), 1) != 1 {
+            return failed();
+        }
+        let limit = libc::open(
+            c"/proc/sys/user/max_user_namespaces".as_ptr(),
+            libc::O_WRONLY,
+        );
+        if limit < 0 || libc::write(limit, b"0".as_ptr().cast(), 1) != 1 {
+            return failed();
+        }
+        libc::close(limit);
+    }
+    Ok(())
+}
+
 /// What the grader did.
 pub struct Grading {
     pub pid: u32,
@@ -218,10 +320,17 @@ pub fn grader(world: &World, args: &[&str], launch: Launch) -> Grading {
         .map(|(fd, at)| (fd.as_raw_fd(), *at))
         .collect();
     let open_files = launch.open_files;
-    // SAFETY: between fork and exec the closure only calls setsid, ioctl, dup2 and
-    // setrlimit (async-signal-safe) on values copied before the fork.
+    let container = args.windows(2).any(|w| w == ["--sandbox", "auto"]);
+    let namespace = container.then(NamespaceGate::new);
+    let gate = namespace.as_ref().map(NamespaceGate::child_side);
+    // SAFETY: between fork and exec the closure only calls unshare, read, write, open,
+    // setsid, ioctl, dup2 and setrlimit (async-signal-safe) on values copied before
+    // the fork.
     unsafe {
         command.pre_exec(move || {
+            if let Some((ready, mapped)) = gate {
+                without_user_namespaces(ready, mapped)?;
+            }
             if let Some(terminal) = terminal {
                 if libc::setsid() < 0 || libc::ioctl(terminal, libc::TIOCSCTTY, 0) < 0 {
                     return Err(std::io::Error::last_os_error());
@@ -244,7 +353,12 @@ pub fn grader(world: &World, args: &[&str], launch: Launch) -> Grading {
             Ok(())
         });
     }
+    let mapper = namespace.map(NamespaceGate::map_in_background);
     let mut child = command.spawn().unwrap();
+    if let Some((mapper, child_ends)) = mapper {
+        drop(child_ends);
+        mapper.join().unwrap();
+    }
     drop(launch);
     let pid = child.id();
     let mut stdout = child.stdout.take().unwrap();
