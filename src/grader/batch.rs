@@ -18,6 +18,7 @@ use super::printable::printable_bytes;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
 use crate::output_file::{self, Durability};
+use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
@@ -141,6 +142,27 @@ pub enum Runner<'a> {
         /// Where and how it runs.
         sandbox: Sandbox,
     },
+}
+
+impl Runner<'_> {
+    /// A student's program run by `command` in `sandbox` on the cases found in `dir`,
+    /// once the sandbox's policy lets it: nothing shown to the programs holds the
+    /// cases, no run could read an expected output, and every file the command
+    /// names is there for the program to see.
+    pub fn program(
+        command: &str,
+        sandbox: Sandbox,
+        dir: &Path,
+        cases: &[Case],
+    ) -> Result<Runner<'static>, PolicyError> {
+        policy::refuse_showing_cases(dir, sandbox.read_only())?;
+        policy::refuse_readable_cases(&sandbox, cases.iter().map(|c| c.expected.as_path()))?;
+        policy::refuse_unseen_files(command, &sandbox)?;
+        Ok(Runner::Program {
+            command: command.to_string(),
+            sandbox,
+        })
+    }
 }
 
 /// The verdict on one case.

@@ -12,6 +12,8 @@
 //! takes every process of the run with it; the cgroup, where there is one, is
 //! emptied too.
 
+pub mod policy;
+
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::ffi::OsStrExt;
