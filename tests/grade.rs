@@ -440,3 +440,57 @@ fn cases_weigh_their_points() {
     assert!(text(&bad.stderr).contains("case1/points: expected a number of points"));
     assert_eq!(run("-1").status.code(), Some(2));
 }
+
+/// A copy of the official cases that only root may read, in `dir`.
+fn private_cases(dir: &Path) -> PathBuf {
+    let cases = dir.join("cases");
+    for case in 1..=5 {
+        let to = cases.join(format!("case{case}"));
+        fs::create_dir_all(&to).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(
+                official().join(format!("case{case}")).join(file),
+                to.join(file),
+            )
+            .unwrap();
+        }
+    }
+    fs::set_permissions(&cases, fs::Permissions::from_mode(0o700)).unwrap();
+    cases
+}
+
+/// As a separate user, a program cannot enter a class kept in a private folder:
+/// `grade` says so before any case, naming the folder and the fix, instead of
+/// failing every honest student as CRASH.
+#[test]
+fn a_class_a_separate_user_cannot_enter_is_refused_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = private_cases(dir.path());
+    let class = dir.path().join("class");
+    platform_submission(&class.join("alice"), "");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
+    let separate = ["--sandbox", "separate-user", "--json"];
+    let refused = grade_on(&class, &cases, &separate);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stdout));
+    let stderr = text(&refused.stderr);
+    let private = dir.path().display().to_string();
+    assert!(
+        stderr.contains("the programs run as a separate user, which cannot enter its folder")
+            && stderr.contains(&format!("({private} is mode 700)"))
+            && stderr.contains(&format!("chmod o+x {private}")),
+        "{stderr}"
+    );
+    assert_eq!(text(&refused.stdout), "");
+    // Let through, the same class passes.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let graded = grade_on(&class, &cases, &separate);
+    assert_eq!(graded.status.code(), Some(0), "{}", text(&graded.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&graded.stdout).unwrap();
+    assert_eq!(report["isolation"], "separate-user");
+    assert_eq!(report["students"][0]["passed"], 5, "{report}");
+    // A student's own folder closed to others is refused the same way.
+    fs::set_permissions(class.join("alice"), fs::Permissions::from_mode(0o700)).unwrap();
+    let closed = grade_on(&class, &cases, &separate);
+    assert_eq!(closed.status.code(), Some(2));
+    assert!(text(&closed.stderr).contains("which cannot read its folder"));
+}

@@ -160,13 +160,17 @@ impl Class {
 
     /// Refuses to grade the class in `sandbox` where its policy says no: the
     /// submissions or a path shown holds the cases, a run could read an expected
-    /// output, or the command names a file the programs cannot see.
+    /// output, a student's folder is closed to the run, or the command names a file
+    /// the programs cannot see.
     pub fn admit(&self, sandbox: &Sandbox) -> Result<(), PolicyError> {
         let mut shown = sandbox.read_only().to_vec();
         shown.push(self.submissions_folder.clone());
         policy::refuse_showing_cases(&self.cases_folder, &shown)?;
         let expected = self.cases.iter().map(|c| c.expected.as_path());
         policy::refuse_readable_cases(sandbox, expected)?;
+        for submission in &self.submissions {
+            policy::refuse_hidden_submission(sandbox, &submission.folder)?;
+        }
         policy::refuse_unseen_files(&self.command, sandbox)
     }
 

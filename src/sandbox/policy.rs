@@ -67,6 +67,24 @@ pub enum PolicyError {
         /// The expected output.
         path: String,
     },
+    /// With a separate user as the sandbox, a submission's folder that user cannot
+    /// enter: every case of the student would crash.
+    #[error(
+        "{path}: the programs run as a separate user, which cannot {what} ({blocker} is \
+         mode {mode:o}), so every case would crash; let others through the folders \
+         above the submissions and read them (chmod o+x {blocker}; chmod -R o+rX on the \
+         submissions), or move the class to a folder others may enter"
+    )]
+    SubmissionHidden {
+        /// The submission's folder.
+        path: String,
+        /// `enter its folder` or `read its folder`.
+        what: &'static str,
+        /// The folder that keeps others out.
+        blocker: String,
+        /// Its permission bits.
+        mode: u32,
+    },
 }
 
 /// Refuses to show the programs a path that holds the case folder `cases` or lies
@@ -99,6 +117,33 @@ pub fn refuse_readable_cases<'a>(
         }),
         None => Ok(()),
     }
+}
+
+/// With a separate user as the sandbox, refuses a submission's folder that user
+/// cannot enter and list: a folder above it that lets no other user through, or the
+/// folder itself closed to others.
+pub fn refuse_hidden_submission(sandbox: &Sandbox, folder: &Path) -> Result<(), PolicyError> {
+    if sandbox.isolation() != Isolation::SeparateUser {
+        return Ok(());
+    }
+    let canonical = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let mode = |p: &Path| fs::metadata(p).map_or(0, |m| m.mode() & 0o7777);
+    let hidden = |blocker: &Path, what| PolicyError::SubmissionHidden {
+        path: folder.display().to_string(),
+        what,
+        blocker: blocker.display().to_string(),
+        mode: mode(blocker),
+    };
+    // From the root down: the first folder that keeps others out is the one to open.
+    let mut above: Vec<&Path> = canonical.ancestors().skip(1).collect();
+    above.reverse();
+    if let Some(blocker) = above.into_iter().find(|p| mode(p) & 0o001 == 0) {
+        return Err(hidden(blocker, "enter its folder"));
+    }
+    if mode(&canonical) & 0o005 != 0o005 {
+        return Err(hidden(&canonical, "read its folder"));
+    }
+    Ok(())
 }
 
 /// Whether some run as a separate user could read `path`: every folder above it and
