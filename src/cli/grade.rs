@@ -18,7 +18,7 @@ use crate::grader::grade::{
 };
 use crate::grader::package as bundle;
 use crate::grader::platform::{self, Targets, VocareumFiles};
-use crate::grader::printable::printable;
+use crate::grader::printable::{printable, printable_json};
 use crate::sandbox;
 
 /// Arguments of `reversi grade`.
@@ -182,11 +182,12 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         sandbox.isolation(),
     )?;
     if args.json {
-        let report = serde_json::json!({
+        let mut report = serde_json::json!({
             "policy": policy,
             "isolation": sandbox.isolation(),
             "students": grades,
         });
+        printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
         print_out(&totals(&grades, policy, sandbox.isolation()))?;

@@ -26,7 +26,7 @@ use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::grade::{group_mistakes, StudentGrade};
 use crate::grader::mutants::Fault;
 use crate::grader::platform::junit;
-use crate::grader::printable::{printable, terminal_text};
+use crate::grader::printable::{printable, printable_json, terminal_text};
 use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
 use crate::output_file::{self, Durability};
@@ -439,6 +439,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
                 "read_only": sandbox.read_only(),
             });
         }
+        printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
         if !args.verbose {

@@ -14,7 +14,7 @@ use thiserror::Error;
 use walkdir::WalkDir;
 
 use super::check::{check_with_input, Report};
-use super::printable::printable_bytes;
+use super::printable::{printable_bytes, serialize_name};
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
 use crate::output_file::{self, Durability};
@@ -212,6 +212,7 @@ impl Verdict {
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
     /// The case's name.
+    #[serde(serialize_with = "serialize_name")]
     pub case: String,
     /// What happened.
     pub verdict: Verdict,

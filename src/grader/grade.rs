@@ -10,7 +10,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::batch::{self, find_cases, BatchError, BatchOptions, Case, CaseResult, Runner, Verdict};
-use super::printable::printable;
+use super::printable::{printable, serialize_name, serialize_names};
 use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Isolation, Sandbox, SandboxError};
 
@@ -257,6 +257,7 @@ pub struct MistakeGroup {
     /// The mistake's label, or the verdict and what happened.
     pub label: String,
     /// The cases it affects, in case order.
+    #[serde(serialize_with = "serialize_names")]
     pub cases: Vec<String>,
     /// The `check` explanation, or the row's detail, of the first case.
     pub example: String,
@@ -301,6 +302,7 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
 #[derive(Clone, Debug, Serialize)]
 pub struct StudentGrade {
     /// The submission's folder name.
+    #[serde(serialize_with = "serialize_name")]
     pub student: String,
     /// The file the command names that the submission lacks (then no case ran).
     pub missing_file: Option<String>,

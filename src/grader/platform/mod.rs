@@ -2,6 +2,11 @@
 //! ([`text`]), a CSV table ([`csv`]), JUnit XML for CI systems ([`junit`]),
 //! Gradescope's `results.json` ([`gradescope`]) and Vocareum's grade and report
 //! files ([`vocareum`]). Each platform's format is written in one place, here.
+//!
+//! Students name their folders and write their programs' standard error, so every
+//! file here gets what the terminal gets (see [`crate::grader::printable`]): no
+//! control character but the line ends and tabs a format is made of, and nothing of
+//! a student's that starts a row or an element.
 
 pub mod csv;
 pub mod gradescope;
