@@ -251,6 +251,15 @@ fn package(platform: &str, out: &Path) {
 /// `$AUTOGRADER` layout, under `dir`), lets `submission` fill `ROOT/submission`, runs
 /// `run_autograder` and returns its `results.json`.
 fn run_gradescope(dir: &Path, submission: impl FnOnce(&Path)) -> serde_json::Value {
+    run_gradescope_in(dir, "auto", submission)
+}
+
+/// [`run_gradescope`] with the sandbox `sandbox` (`$REVERSI_SANDBOX`).
+fn run_gradescope_in(
+    dir: &Path,
+    sandbox: &str,
+    submission: impl FnOnce(&Path),
+) -> serde_json::Value {
     let zip = dir.join("autograder.zip");
     package("gradescope", &zip);
     let root = dir.join("autograder");
@@ -267,6 +276,7 @@ fn run_gradescope(dir: &Path, submission: impl FnOnce(&Path)) -> serde_json::Val
     let status = Command::new("bash")
         .arg(root.join("source/run_autograder"))
         .env("AUTOGRADER", &root)
+        .env("REVERSI_SANDBOX", sandbox)
         .output()
         .unwrap();
     assert!(status.status.success(), "{}", text(&status.stderr));
@@ -681,4 +691,63 @@ fn a_class_a_separate_user_cannot_enter_is_refused_with_the_fix() {
     let closed = grade_on(&class, &cases, &separate);
     assert_eq!(closed.status.code(), Some(2));
     assert!(text(&closed.stderr).contains("which cannot read its folder"));
+}
+
+/// Where bubblewrap cannot run, the Gradescope bundle grades as a separate user:
+/// `run_autograder` makes its cases root's and private first.
+#[test]
+fn the_gradescope_bundle_grades_as_a_separate_user() {
+    let dir = tempfile::tempdir().unwrap();
+    // The folder above /autograder: /, which others may enter.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let results = run_gradescope_in(dir.path(), "separate-user", |folder| {
+        platform_submission(folder, "")
+    });
+    let output = results["output"].as_str().unwrap();
+    assert_eq!(results["score"].as_f64(), Some(5.0), "{output}");
+    assert!(output.contains("Isolation: a separate unprivileged user"));
+    let expected = dir.path().join("autograder/source/cases/case1/output.txt");
+    let meta = fs::metadata(expected).unwrap();
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!((meta.uid(), meta.mode() & 0o077), (0, 0));
+}
+
+/// Where bubblewrap cannot run, the Vocareum bundle grades as a separate user: its
+/// cases are 0644 in the library and the student's work folder is closed to others,
+/// so `grade.sh` grades private copies of the one and an open copy of the other, and
+/// leaves nothing in the temporary folder.
+#[test]
+fn the_vocareum_bundle_grades_as_a_separate_user() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let library = dir.path().join("asnlib");
+    package("vocareum", &library);
+    let home = dir.path().join("home");
+    let work = home.join("work");
+    platform_submission(&work, "");
+    fs::set_permissions(&home, fs::Permissions::from_mode(0o700)).unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let grade_file = dir.path().join("grade.csv");
+    let report_file = dir.path().join("report.txt");
+    let status = Command::new("bash")
+        .arg(library.join("grade.sh"))
+        .current_dir(&work)
+        .env("ASNLIB", &library)
+        .env("TMPDIR", &tmp)
+        .env("REVERSI_SANDBOX", "separate-user")
+        .env("vocareumGradeFile", &grade_file)
+        .env("vocareumReportFile", &report_file)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let report = fs::read_to_string(&report_file).unwrap();
+    assert_eq!(
+        fs::read_to_string(&grade_file).unwrap(),
+        "Correctness,5\n",
+        "{report}"
+    );
+    assert!(report.contains("Isolation: a separate unprivileged user"));
+    let left: Vec<_> = fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -218,6 +218,21 @@ pub fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<(), Polic
     Ok(())
 }
 
+/// The shell lines a platform bundle's script runs, as root, before grading: the
+/// folder in the variable `cases` (and everything of the grader beside it) made
+/// private, owned by root and closed to group and others, so that a separate user
+/// cannot read an expected output; the folder in `submission` opened to every
+/// user for reading, so that the separate user can run the student's files. Without
+/// root the `chown` fails quietly: then only bubblewrap can grade, and it shows the
+/// cases to no one anyway.
+pub fn bundle_lines(cases: &str, submission: &str) -> String {
+    format!(
+        "chown -R 0:0 \"${cases}\" 2>/dev/null || true\n\
+         chmod -R go-rwx \"${cases}\"\n\
+         chmod -R go+rX \"${submission}\""
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
