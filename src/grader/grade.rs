@@ -54,12 +54,6 @@ pub enum GradeError {
     /// The cases cannot be found.
     #[error(transparent)]
     Cases(#[from] BatchError),
-    /// The sandbox's policy refuses the grading.
-    #[error(transparent)]
-    Policy(#[from] PolicyError),
-    /// A student's folder cannot be shown to the programs.
-    #[error(transparent)]
-    Sandbox(#[from] SandboxError),
 }
 
 /// How a case passes.
