@@ -251,6 +251,15 @@ fn package(platform: &str, out: &Path) {
 /// `$AUTOGRADER` layout, under `dir`), lets `submission` fill `ROOT/submission`, runs
 /// `run_autograder` and returns its `results.json`.
 fn run_gradescope(dir: &Path, submission: impl FnOnce(&Path)) -> serde_json::Value {
+    run_gradescope_in(dir, "auto", submission)
+}
+
+/// [`run_gradescope`] with the sandbox `sandbox` (`$REVERSI_SANDBOX`).
+fn run_gradescope_in(
+    dir: &Path,
+    sandbox: &str,
+    submission: impl FnOnce(&Path),
+) -> serde_json::Value {
     let zip = dir.join("autograder.zip");
     package("gradescope", &zip);
     let root = dir.join("autograder");
@@ -267,6 +276,7 @@ fn run_gradescope(dir: &Path, submission: impl FnOnce(&Path)) -> serde_json::Val
     let status = Command::new("bash")
         .arg(root.join("source/run_autograder"))
         .env("AUTOGRADER", &root)
+        .env("REVERSI_SANDBOX", sandbox)
         .output()
         .unwrap();
     assert!(status.status.success(), "{}", text(&status.stderr));
@@ -439,4 +449,305 @@ fn cases_weigh_their_points() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("case1/points: expected a number of points"));
     assert_eq!(run("-1").status.code(), Some(2));
+}
+
+/// The bytes of a report that no format here allows: control bytes but newline (and
+/// tab where `tab` says the format allows it), DEL, and a CR not ending a CSV row.
+fn control_bytes(bytes: &[u8], tab: bool) -> Vec<(usize, u8)> {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| {
+            let allowed = b == b'\n'
+                || (tab && b == b'\t')
+                || (b == b'\r' && bytes.get(i + 1) == Some(&b'\n'));
+            (b < 0x20 || b == 0x7f) && !allowed
+        })
+        .map(|(i, &b)| (i, b))
+        .collect()
+}
+
+/// `text` as the reports show a name: `printable` of the library.
+fn shown(text: &str) -> String {
+    reversi::grader::printable::printable(text).into_owned()
+}
+
+/// Students name their folders and write their standard error; the TA names the
+/// cases: none of it forges a CSV row, an XML element or a JSON value with a control
+/// character, in any report of `grade`.
+#[test]
+fn names_and_stderr_with_control_bytes_forge_nothing_in_any_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    let case_names = ["case1", "ca\u{1b}[31mse\n2"];
+    for (official_case, name) in ["case1", "case2"].iter().zip(case_names) {
+        let to = cases.join(name);
+        fs::create_dir_all(&to).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(official().join(official_case).join(file), to.join(file)).unwrap();
+        }
+    }
+    let class = dir.path().join("class");
+    let students = [
+        ("a\nb,FAKE,100", format!("exec {BIN}")),
+        (
+            "x\u{1b}[2Jy",
+            "printf 'boom\\033[2J\\r\\nFAKE,ROW,1\\n\\a<x/>\\177' >&2; exit 1".into(),
+        ),
+        (
+            "zed\t<testsuite name=\"forged\"><!--",
+            format!("exec {BIN}"),
+        ),
+    ];
+    for (name, script) in &students {
+        fs::create_dir_all(class.join(name)).unwrap();
+        fs::write(class.join(name).join("hw.sh"), format!("{script}\n")).unwrap();
+    }
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    let (csv, junit, reports) = (out.join("class.csv"), out.join("junit.xml"), out.join("r"));
+    let output = grade_on(
+        &class,
+        &cases,
+        &[
+            "--json",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+            "--reports",
+            reports.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let mut names: Vec<String> = students.iter().map(|(n, _)| shown(n)).collect();
+    names.sort();
+
+    // CSV: a header and one row per student, read by a CSV parser.
+    let bytes = fs::read(&csv).unwrap();
+    assert_eq!(control_bytes(&bytes, false), vec![]);
+    let mut reader = csv::Reader::from_reader(&bytes[..]);
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(header.len(), 7 + 2);
+    // Case folders in name order: ESC sorts before 's'.
+    assert_eq!(&header[7], shown(case_names[1]));
+    assert_eq!(&header[8], "case1");
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let students_in_csv: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(students_in_csv, names);
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    assert_eq!(&rows[0][7], "PASS");
+    assert_eq!(&rows[1][7], "CRASH");
+
+    // JUnit: one testsuite per student, named as the reports show the name.
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert_eq!(control_bytes(xml.as_bytes(), false), vec![]);
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let suites: Vec<&str> = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .map(|n| n.attribute("name").unwrap())
+        .collect();
+    assert_eq!(suites, names);
+    for case in document
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+    {
+        assert!([case_names[0].to_string(), shown(case_names[1])]
+            .contains(&case.attribute("name").unwrap().to_string()));
+    }
+
+    // JSON: no string holds a control character, names on one line.
+    assert_eq!(control_bytes(&output.stdout, false), vec![]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let in_json: Vec<&str> = report["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["student"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_json, names);
+    assert_no_control_strings(&report);
+
+    // Text reports: one per student, named and written printable.
+    let mut files: Vec<String> = fs::read_dir(&reports)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    let expected: Vec<String> = names.iter().map(|n| format!("{n}.txt")).collect();
+    assert_eq!(files, expected);
+    for file in &files {
+        let bytes = fs::read(reports.join(file)).unwrap();
+        assert_eq!(control_bytes(&bytes, true), vec![], "{file}");
+    }
+    let crash = fs::read_to_string(reports.join(format!("{}.txt", names[1]))).unwrap();
+    assert!(
+        crash.contains("stderr: boom\\u{1b}[2J | FAKE,ROW,1 | \\u{7}<x/>\\u{7f}"),
+        "{crash}"
+    );
+
+    // One student on a platform: Gradescope's results.json and Vocareum's files.
+    let student = class.join(students[1].0);
+    let results = out.join("results.json");
+    let (grade_file, report_file) = (out.join("grade.csv"), out.join("report.txt"));
+    let single = Command::new(BIN)
+        .args([
+            "grade",
+            student.to_str().unwrap(),
+            "--single",
+            "--cases",
+            cases.to_str().unwrap(),
+            "--run",
+            "sh {submission}/hw.sh",
+            "--gradescope",
+            results.to_str().unwrap(),
+            "--vocareum",
+            "--criterion",
+            "Correct\nFake,100",
+        ])
+        .env("vocareumGradeFile", &grade_file)
+        .env("vocareumReportFile", &report_file)
+        .output()
+        .unwrap();
+    assert_eq!(single.status.code(), Some(0), "{}", text(&single.stderr));
+    for path in [&results, &grade_file, &report_file] {
+        let bytes = fs::read(path).unwrap();
+        assert_eq!(control_bytes(&bytes, true), vec![], "{}", path.display());
+    }
+    let results: serde_json::Value = serde_json::from_slice(&fs::read(&results).unwrap()).unwrap();
+    assert_no_control_strings(&results);
+    assert_eq!(results["tests"][0]["name"], shown(case_names[1]));
+    assert_eq!(
+        fs::read_to_string(&grade_file).unwrap(),
+        "Correct\\nFake 100,0\n"
+    );
+}
+
+/// Every string of `value` free of control characters but newline and tab.
+fn assert_no_control_strings(value: &serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => assert!(
+            !text
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t'),
+            "{text:?}"
+        ),
+        serde_json::Value::Array(items) => items.iter().for_each(assert_no_control_strings),
+        serde_json::Value::Object(map) => map.values().for_each(assert_no_control_strings),
+        _ => {}
+    }
+}
+
+/// A copy of the official cases that only root may read, in `dir`.
+fn private_cases(dir: &Path) -> PathBuf {
+    let cases = dir.join("cases");
+    for case in 1..=5 {
+        let to = cases.join(format!("case{case}"));
+        fs::create_dir_all(&to).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(
+                official().join(format!("case{case}")).join(file),
+                to.join(file),
+            )
+            .unwrap();
+        }
+    }
+    fs::set_permissions(&cases, fs::Permissions::from_mode(0o700)).unwrap();
+    cases
+}
+
+/// As a separate user, a program cannot enter a class kept in a private folder:
+/// `grade` says so before any case, naming the folder and the fix, instead of
+/// failing every honest student as CRASH.
+#[test]
+fn a_class_a_separate_user_cannot_enter_is_refused_with_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = private_cases(dir.path());
+    let class = dir.path().join("class");
+    platform_submission(&class.join("alice"), "");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
+    let separate = ["--sandbox", "separate-user", "--json"];
+    let refused = grade_on(&class, &cases, &separate);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stdout));
+    let stderr = text(&refused.stderr);
+    let private = dir.path().display().to_string();
+    assert!(
+        stderr.contains("the programs run as a separate user, which cannot enter its folder")
+            && stderr.contains(&format!("({private} is mode 700)"))
+            && stderr.contains(&format!("chmod o+x {private}")),
+        "{stderr}"
+    );
+    assert_eq!(text(&refused.stdout), "");
+    // Let through, the same class passes.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let graded = grade_on(&class, &cases, &separate);
+    assert_eq!(graded.status.code(), Some(0), "{}", text(&graded.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&graded.stdout).unwrap();
+    assert_eq!(report["isolation"], "separate-user");
+    assert_eq!(report["students"][0]["passed"], 5, "{report}");
+    // A student's own folder closed to others is refused the same way.
+    fs::set_permissions(class.join("alice"), fs::Permissions::from_mode(0o700)).unwrap();
+    let closed = grade_on(&class, &cases, &separate);
+    assert_eq!(closed.status.code(), Some(2));
+    assert!(text(&closed.stderr).contains("which cannot read its folder"));
+}
+
+/// Where bubblewrap cannot run, the Gradescope bundle grades as a separate user:
+/// `run_autograder` makes its cases root's and private first.
+#[test]
+fn the_gradescope_bundle_grades_as_a_separate_user() {
+    let dir = tempfile::tempdir().unwrap();
+    // The folder above /autograder: /, which others may enter.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let results = run_gradescope_in(dir.path(), "separate-user", |folder| {
+        platform_submission(folder, "")
+    });
+    let output = results["output"].as_str().unwrap();
+    assert_eq!(results["score"].as_f64(), Some(5.0), "{output}");
+    assert!(output.contains("Isolation: a separate unprivileged user"));
+    let expected = dir.path().join("autograder/source/cases/case1/output.txt");
+    let meta = fs::metadata(expected).unwrap();
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!((meta.uid(), meta.mode() & 0o077), (0, 0));
+}
+
+/// Where bubblewrap cannot run, the Vocareum bundle grades as a separate user: its
+/// cases are 0644 in the library and the student's work folder is closed to others,
+/// so `grade.sh` grades private copies of the one and an open copy of the other, and
+/// leaves nothing in the temporary folder.
+#[test]
+fn the_vocareum_bundle_grades_as_a_separate_user() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let library = dir.path().join("asnlib");
+    package("vocareum", &library);
+    let home = dir.path().join("home");
+    let work = home.join("work");
+    platform_submission(&work, "");
+    fs::set_permissions(&home, fs::Permissions::from_mode(0o700)).unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let grade_file = dir.path().join("grade.csv");
+    let report_file = dir.path().join("report.txt");
+    let status = Command::new("bash")
+        .arg(library.join("grade.sh"))
+        .current_dir(&work)
+        .env("ASNLIB", &library)
+        .env("TMPDIR", &tmp)
+        .env("REVERSI_SANDBOX", "separate-user")
+        .env("vocareumGradeFile", &grade_file)
+        .env("vocareumReportFile", &report_file)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let report = fs::read_to_string(&report_file).unwrap();
+    assert_eq!(
+        fs::read_to_string(&grade_file).unwrap(),
+        "Correctness,5\n",
+        "{report}"
+    );
+    assert!(report.contains("Isolation: a separate unprivileged user"));
+    let left: Vec<_> = fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

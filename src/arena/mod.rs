@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::board::{Board, Square, Squares};
 use crate::format::umea::{self, position_text, START};
 use crate::rules::{Color, Position};
+use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Ending as SandboxEnding, Program as SandboxedProgram, Sandbox, TAIL_BYTES};
 
 /// A program taking part in a match.
@@ -195,6 +196,14 @@ fn judge(board: Board, answer: &str) -> Result<Option<Square>, ForfeitReason> {
         Ok(Some(square)) if moves & square.bit() == 0 => Err(ForfeitReason::Illegal(square)),
         Ok(Some(square)) => Ok(Some(square)),
     }
+}
+
+/// Refuses, before any game, programs whose commands name a file they could not see
+/// in `sandbox` (the sandbox's policy, as for `batch`): every answer would fail.
+pub fn admit(programs: &[&Program], sandbox: &Sandbox) -> Result<(), PolicyError> {
+    programs
+        .iter()
+        .try_for_each(|program| policy::refuse_unseen_files(&program.command, sandbox))
 }
 
 /// Plays one game from `opening`, `white` against `black`, each run in `sandbox`.

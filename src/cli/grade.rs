@@ -1,8 +1,7 @@
 //! `reversi grade`: a class of submissions against the same cases, with the reports
 //! the platforms read.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Duration;
@@ -10,18 +9,16 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
-use super::grader::{
-    parse_seconds, refuse_readable_cases, refuse_showing_cases, write_whole, Progress,
-};
+use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
-    case_points, find_submissions, grade_student, isolation_words, GradeError, GradeOptions,
-    Policy, StudentGrade, Submission, PLACEHOLDER,
+    case_points, grade_student, isolation_words, Class, ClassRequest, GradeError, GradeOptions,
+    Policy, StudentGrade, PLACEHOLDER,
 };
 use crate::grader::package as bundle;
-use crate::grader::platform::{self, csv, gradescope, junit, text, vocareum};
-use crate::grader::printable::printable;
+use crate::grader::platform::{self, Targets, VocareumFiles};
+use crate::grader::printable::{printable, printable_json};
 use crate::sandbox;
 
 /// Arguments of `reversi grade`.
@@ -121,30 +118,16 @@ pub struct Interrupted {
 /// `reversi grade`: grades every submission, prints a row per student and the
 /// totals, and writes the reports asked for.
 pub fn grade(args: &GradeArgs) -> Result<()> {
-    if !args.run.contains(PLACEHOLDER) {
-        return Err(GradeError::NoPlaceholder.into());
-    }
-    let submissions = if args.single {
-        vec![Submission {
-            name: args
-                .submissions
-                .file_name()
-                .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned()),
-            folder: fs::canonicalize(&args.submissions).map_err(|e| GradeError::Folder {
-                path: args.submissions.display().to_string(),
-                reason: e.to_string(),
-            })?,
-        }]
-    } else {
-        find_submissions(&args.submissions)?
-    };
-    let cases = find_cases(&args.cases)?;
-    let points = case_points(&cases, args.points)?;
-    let mut shown = args.sandbox.read_only().to_vec();
-    shown.push(args.submissions.clone());
-    refuse_showing_cases(&args.cases, &shown)?;
+    let class = Class::find(&ClassRequest {
+        submissions: &args.submissions,
+        single: args.single,
+        cases: &args.cases,
+        points: args.points,
+        command: &args.run,
+    })?;
+    let targets = targets(args)?;
     let sandbox = args.sandbox.sandbox(args.timeout)?;
-    refuse_readable_cases(&sandbox, &cases)?;
+    class.admit(&sandbox)?;
     let policy = match args.compare {
         CompareArg::Strict => Policy::Strict,
         CompareArg::Lenient => Policy::Lenient,
@@ -161,18 +144,23 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         );
     }
     let options = GradeOptions {
-        cases: &cases,
-        points: &points,
+        cases: &class.cases,
+        points: &class.points,
         command: &args.run,
         sandbox: &sandbox,
         policy,
         jobs,
         stop: Some(sandbox::stop_flag()),
     };
-    let width = submissions.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let width = class
+        .submissions
+        .iter()
+        .map(|s| printable(&s.name).len())
+        .max()
+        .unwrap_or(0);
     let mut grades = Vec::new();
     let mut progress = Progress::new();
-    for submission in &submissions {
+    for submission in &class.submissions {
         if sandbox::stop_flag().load(Ordering::SeqCst) {
             break;
         }
@@ -181,40 +169,67 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         })?;
         progress.clear();
         if !args.json {
-            super::grader::print_out(&student_row(&grade, width))?;
+            print_out(&student_row(&grade, width))?;
         }
         grades.push(grade);
     }
-    write_reports(
-        args,
+    platform::write_reports(
+        &targets,
         &grades,
-        &cases_names(&cases),
-        &points,
+        &class.case_names(),
+        &class.points,
         policy,
-        &sandbox,
+        sandbox.isolation(),
     )?;
     if args.json {
-        let report = serde_json::json!({
+        let mut report = serde_json::json!({
             "policy": policy,
             "isolation": sandbox.isolation(),
             "students": grades,
         });
-        super::grader::print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
+        printable_json(&mut report);
+        print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        super::grader::print_out(&totals(&grades, policy, sandbox.isolation()))?;
+        print_out(&totals(&grades, policy, sandbox.isolation()))?;
     }
-    if grades.len() < submissions.len() || grades.iter().any(|g| g.interrupted) {
+    let total = class.submissions.len();
+    if grades.len() < total || grades.iter().any(|g| g.interrupted) {
         return Err(Interrupted {
             done: grades.iter().filter(|g| !g.interrupted).count(),
-            total: submissions.len(),
+            total,
         }
         .into());
     }
     Ok(())
 }
 
-fn cases_names(cases: &[crate::grader::batch::Case]) -> Vec<String> {
-    cases.iter().map(|c| c.name.clone()).collect()
+/// The report files the arguments ask for; Vocareum's are named by the variables
+/// its grading script sets.
+fn targets(args: &GradeArgs) -> Result<Targets, GradeError> {
+    let variable = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .ok_or_else(|| GradeError::Vocareum {
+                variable: name.into(),
+            })
+    };
+    let vocareum = if args.vocareum {
+        Some(VocareumFiles {
+            grade_file: variable("vocareumGradeFile")?,
+            report_file: variable("vocareumReportFile")?,
+            criterion: args.criterion.clone(),
+            exact_criterion: args.exact_criterion.clone(),
+        })
+    } else {
+        None
+    };
+    Ok(Targets {
+        csv: args.csv.clone(),
+        reports: args.reports.clone(),
+        junit: args.junit.clone(),
+        gradescope: args.gradescope.clone(),
+        vocareum,
+    })
 }
 
 /// A student's row: score, cases passed under the policy and byte for byte, and the
@@ -256,57 +271,6 @@ fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Is
         policy.description(),
         isolation_words(isolation)
     )
-}
-
-/// Writes `--csv`, `--reports`, `--junit`, `--gradescope` and `--vocareum`.
-fn write_reports(
-    args: &GradeArgs,
-    grades: &[StudentGrade],
-    cases: &[String],
-    points: &[f64],
-    policy: Policy,
-    sandbox: &crate::sandbox::Sandbox,
-) -> Result<()> {
-    let write = |path: &Path, text: &str| write_whole(path, text.as_bytes());
-    if let Some(path) = &args.csv {
-        write(path, &csv::class_table(grades, cases))?;
-    }
-    if let Some(folder) = &args.reports {
-        fs::create_dir_all(folder)
-            .with_context(|| format!("cannot create {}", folder.display()))?;
-        for grade in grades {
-            let report = text::student_report(grade, policy, sandbox.isolation());
-            write(&folder.join(format!("{}.txt", grade.student)), &report)?;
-        }
-    }
-    if let Some(path) = &args.junit {
-        write(path, &junit::document(grades))?;
-    }
-    let single = grades.first().filter(|_| args.single);
-    if let (Some(path), Some(grade)) = (&args.gradescope, single) {
-        let results = gradescope::results(grade, points, policy, sandbox.isolation());
-        write(path, &serde_json::to_string_pretty(&results)?)?;
-    }
-    if let (true, Some(grade)) = (args.vocareum, single) {
-        let variable = |name: &str| {
-            std::env::var_os(name)
-                .map(PathBuf::from)
-                .ok_or_else(|| GradeError::Vocareum {
-                    variable: name.into(),
-                })
-        };
-        let grade_file = variable("vocareumGradeFile")?;
-        let report_file = variable("vocareumReportFile")?;
-        write(
-            &grade_file,
-            &vocareum::grade_file(grade, &args.criterion, args.exact_criterion.as_deref()),
-        )?;
-        write(
-            &report_file,
-            &text::student_report(grade, policy, sandbox.isolation()),
-        )?;
-    }
-    Ok(())
 }
 
 /// Arguments of `reversi package`.
@@ -378,7 +342,7 @@ pub fn package(args: &PackageArgs) -> Result<()> {
              Library) and set grade.sh as the grading script"
         }
     };
-    super::grader::print_out(&format!(
+    print_out(&format!(
         "wrote {} ({} cases): {next}\n",
         args.out.display(),
         cases.len()

@@ -16,7 +16,6 @@ use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
 use crate::format::Style;
-use crate::grader::batch::Case;
 use crate::grader::batch::{
     self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
     Summary, Verdict,
@@ -27,11 +26,12 @@ use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::grade::{group_mistakes, StudentGrade};
 use crate::grader::mutants::Fault;
 use crate::grader::platform::junit;
-use crate::grader::printable::{printable, terminal_text};
+use crate::grader::printable::{printable, printable_json, terminal_text};
 use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
 use crate::output_file::{self, Durability};
-use crate::sandbox::{readable_by_others, Isolation, Sandbox, SandboxError};
+use crate::sandbox::policy::PolicyError;
+use crate::sandbox::SandboxError;
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -67,54 +67,6 @@ pub enum GraderUsageError {
         /// The path as given.
         path: String,
     },
-    /// A path shown to the programs holds the cases, or is inside their folder.
-    #[error(
-        "{path}: --read-only would show the cases' expected outputs to the programs; \
-         show only the submission's own files"
-    )]
-    ShowsTheCases {
-        /// The path as given.
-        path: String,
-    },
-    /// The command names a file that does not exist.
-    #[error("{path}: the command names this file, which does not exist")]
-    NamedFileMissing {
-        /// The path.
-        path: String,
-    },
-    /// The command names a file the program cannot see in the sandbox.
-    #[error(
-        "{path}: the command names this file, which the program cannot see in the \
-         sandbox; show it (or its folder) with --read-only"
-    )]
-    NotShown {
-        /// The path.
-        path: String,
-    },
-    /// The command names a file of the current folder by a relative path, which the
-    /// program (run in a fresh work folder) cannot resolve.
-    #[error(
-        "{path}: the command names this file relative to the current folder, but each \
-         program runs in a fresh work folder; name it by its full path ({absolute}){show}"
-    )]
-    RelativeFile {
-        /// The path as written in the command.
-        path: String,
-        /// The same file's absolute path.
-        absolute: String,
-        /// How to show it to the program, if the sandbox hides it.
-        show: String,
-    },
-    /// With a separate user as the sandbox, an expected output others may read.
-    #[error(
-        "{path}: the programs run as a separate user and could read this expected \
-         output; make the cases unreadable to others first (chmod -R o-rwx on their \
-         folder)"
-    )]
-    CasesReadable {
-        /// The expected output.
-        path: String,
-    },
     /// `tree` was given a greedy (f2014 task 1) input alone: it has no log.
     #[error("{path}: task 1 (greedy) writes no traverse log, so there is no tree to draw")]
     GreedyHasNoLog {
@@ -144,6 +96,7 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
             || cause.is::<GenError>()
             || cause.is::<TreeError>()
             || cause.is::<SandboxError>()
+            || cause.is::<PolicyError>()
             || cause.is::<crate::grader::grade::GradeError>()
             || cause
                 .downcast_ref::<crate::grader::package::PackageError>()
@@ -419,81 +372,6 @@ pub(super) fn mistakes_once(results: &[CaseResult]) -> String {
     text
 }
 
-/// With a separate user as the sandbox, the programs see what others may read:
-/// refuses expected outputs that they could.
-pub(super) fn refuse_readable_cases(sandbox: &Sandbox, cases: &[Case]) -> Result<()> {
-    if sandbox.isolation() != Isolation::SeparateUser {
-        return Ok(());
-    }
-    if let Some(case) = cases.iter().find(|c| readable_by_others(&c.expected)) {
-        return Err(GraderUsageError::CasesReadable {
-            path: case.expected.display().to_string(),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-/// Refuses, before any case runs, a command naming an absolute path that does not
-/// exist, a file that the program could not see in bubblewrap (not under `/usr`
-/// and friends, nor shown with `--read-only`), or a file of the current folder by a
-/// relative path (the program runs elsewhere): each case would crash the same way.
-/// (Folders are let through: a command may name one only as data.)
-pub(super) fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<()> {
-    let words = command
-        .split_whitespace()
-        .map(|word| word.trim_matches(|c| c == '"' || c == '\''));
-    for word in words {
-        let path = Path::new(word);
-        if !word.starts_with('/') {
-            if !word.starts_with('-') && path.is_file() {
-                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-                let show = if sandbox.shows(&absolute) {
-                    String::new()
-                } else {
-                    format!(" and show it with --read-only {}", absolute.display())
-                };
-                return Err(GraderUsageError::RelativeFile {
-                    path: word.to_string(),
-                    absolute: absolute.display().to_string(),
-                    show,
-                }
-                .into());
-            }
-            continue;
-        }
-        if !path.exists() {
-            return Err(GraderUsageError::NamedFileMissing {
-                path: path.display().to_string(),
-            }
-            .into());
-        }
-        if !sandbox.shows(path) && path.is_file() {
-            return Err(GraderUsageError::NotShown {
-                path: path.display().to_string(),
-            }
-            .into());
-        }
-    }
-    Ok(())
-}
-
-/// Refuses to show the programs a path that holds the case folder `cases` or lies
-/// inside it.
-pub(super) fn refuse_showing_cases(cases: &Path, shown: &[PathBuf]) -> Result<()> {
-    let cases = fs::canonicalize(cases).unwrap_or_else(|_| cases.to_path_buf());
-    for path in shown {
-        let canonical = fs::canonicalize(path).unwrap_or_else(|_| path.clone());
-        if cases.starts_with(&canonical) || canonical.starts_with(&cases) {
-            return Err(GraderUsageError::ShowsTheCases {
-                path: path.display().to_string(),
-            }
-            .into());
-        }
-    }
-    Ok(())
-}
-
 /// `reversi batch DIR`: prints a row per case and a summary; [`Failed`] if any
 /// case did not pass.
 pub fn batch(args: &BatchArgs) -> Result<()> {
@@ -503,14 +381,8 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     }
     let runner = match &args.against {
         Some(command) => {
-            refuse_showing_cases(&args.dir, args.sandbox.read_only())?;
             let sandbox = args.sandbox.sandbox(args.timeout)?;
-            refuse_readable_cases(&sandbox, &cases)?;
-            refuse_unseen_files(command, &sandbox)?;
-            Runner::Program {
-                command: command.clone(),
-                sandbox,
-            }
+            Runner::program(command, sandbox, &args.dir, &cases)?
         }
         None => Runner::Solver(&SolverFlags),
     };
@@ -567,6 +439,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
                 "read_only": sandbox.read_only(),
             });
         }
+        printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
         if !args.verbose {

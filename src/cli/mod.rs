@@ -22,6 +22,7 @@ use thiserror::Error;
 use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
+use crate::grader::printable::terminal_text;
 use crate::output_file::{self, Durability, Sink, WriteError};
 
 mod engine;
@@ -199,7 +200,10 @@ pub fn main() -> ExitCode {
             ExitCode::from(130)
         }
         Err(error) => {
-            eprintln!("reversi: {error:#}");
+            // A student names folders that errors name: shown as the terminal shows
+            // any report.
+            let message = format!("{error:#}");
+            eprintln!("reversi: {}", terminal_text(&message));
             let status = if grader::is_usage_error(&error) {
                 2
             } else {

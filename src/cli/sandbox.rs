@@ -52,11 +52,6 @@ pub struct SandboxArgs {
 }
 
 impl SandboxArgs {
-    /// The paths shown to the programs.
-    pub fn read_only(&self) -> &[PathBuf] {
-        &self.read_only
-    }
-
     /// The sandbox these flags ask for, with wall time `wall`; warns on stderr when
     /// it is none.
     pub fn sandbox(&self, wall: Duration) -> Result<Sandbox> {

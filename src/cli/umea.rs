@@ -144,6 +144,7 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         command: args.black.clone(),
         seconds: args.black_seconds.unwrap_or(args.seconds),
     };
+    arena::admit(&[&first, &second], &sandbox)?;
     let opening_count = if args.alternate {
         args.games.div_ceil(2)
     } else {

@@ -14,10 +14,11 @@ use thiserror::Error;
 use walkdir::WalkDir;
 
 use super::check::{check_with_input, Report};
-use super::printable::printable_bytes;
+use super::printable::{printable_bytes, serialize_name};
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
 use crate::output_file::{self, Durability};
+use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
@@ -143,6 +144,27 @@ pub enum Runner<'a> {
     },
 }
 
+impl Runner<'_> {
+    /// A student's program run by `command` in `sandbox` on the cases found in `dir`,
+    /// once the sandbox's policy lets it: nothing shown to the programs holds the
+    /// cases, no run could read an expected output, and every file the command
+    /// names is there for the program to see.
+    pub fn program(
+        command: &str,
+        sandbox: Sandbox,
+        dir: &Path,
+        cases: &[Case],
+    ) -> Result<Runner<'static>, PolicyError> {
+        policy::refuse_showing_cases(dir, sandbox.read_only())?;
+        policy::refuse_readable_cases(&sandbox, cases.iter().map(|c| c.expected.as_path()))?;
+        policy::refuse_unseen_files(command, &sandbox)?;
+        Ok(Runner::Program {
+            command: command.to_string(),
+            sandbox,
+        })
+    }
+}
+
 /// The verdict on one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -190,6 +212,7 @@ impl Verdict {
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseResult {
     /// The case's name.
+    #[serde(serialize_with = "serialize_name")]
     pub case: String,
     /// What happened.
     pub verdict: Verdict,

@@ -9,8 +9,9 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::batch::{self, BatchOptions, Case, CaseResult, Runner, Verdict};
-use super::printable::printable;
+use super::batch::{self, find_cases, BatchError, BatchOptions, Case, CaseResult, Runner, Verdict};
+use super::printable::{printable, serialize_name, serialize_names};
+use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Isolation, Sandbox, SandboxError};
 
 /// Why a class cannot be graded (bad arguments: exit 2).
@@ -50,6 +51,9 @@ pub enum GradeError {
          would run the same program (e.g. --run \"python3 {{submission}}/hw1.py\")"
     )]
     NoPlaceholder,
+    /// The cases cannot be found.
+    #[error(transparent)]
+    Cases(#[from] BatchError),
 }
 
 /// How a case passes.
@@ -83,6 +87,91 @@ pub struct Submission {
     pub name: String,
     /// The folder.
     pub folder: PathBuf,
+}
+
+/// What a class's grading is asked to do, as the command line says it.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassRequest<'a> {
+    /// The folder of submissions, one folder per student; or, with `single`, the one
+    /// student's folder.
+    pub submissions: &'a Path,
+    /// `submissions` is one student's folder.
+    pub single: bool,
+    /// The folder of cases.
+    pub cases: &'a Path,
+    /// The points of a case without a `points` file of its own.
+    pub points: f64,
+    /// The student's program, with `{submission}`.
+    pub command: &'a str,
+}
+
+/// A class ready to grade: its submissions, the cases and their points.
+#[derive(Clone, Debug)]
+pub struct Class {
+    /// Each student's folder, in name order.
+    pub submissions: Vec<Submission>,
+    /// The cases every student runs.
+    pub cases: Vec<Case>,
+    /// The points of each case.
+    pub points: Vec<f64>,
+    submissions_folder: PathBuf,
+    cases_folder: PathBuf,
+    command: String,
+}
+
+impl Class {
+    /// Finds the submissions, the cases and their points that `request` names, and
+    /// refuses a command that does not name `{submission}`.
+    pub fn find(request: &ClassRequest) -> Result<Class, GradeError> {
+        if !request.command.contains(PLACEHOLDER) {
+            return Err(GradeError::NoPlaceholder);
+        }
+        let submissions = if request.single {
+            let folder = request.submissions;
+            vec![Submission {
+                name: folder
+                    .file_name()
+                    .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned()),
+                folder: fs::canonicalize(folder).map_err(|e| GradeError::Folder {
+                    path: folder.display().to_string(),
+                    reason: e.to_string(),
+                })?,
+            }]
+        } else {
+            find_submissions(request.submissions)?
+        };
+        let cases = find_cases(request.cases)?;
+        let points = case_points(&cases, request.points)?;
+        Ok(Class {
+            submissions,
+            cases,
+            points,
+            submissions_folder: request.submissions.to_path_buf(),
+            cases_folder: request.cases.to_path_buf(),
+            command: request.command.to_string(),
+        })
+    }
+
+    /// Refuses to grade the class in `sandbox` where its policy says no: the
+    /// submissions or a path shown holds the cases, a run could read an expected
+    /// output, a student's folder is closed to the run, or the command names a file
+    /// the programs cannot see.
+    pub fn admit(&self, sandbox: &Sandbox) -> Result<(), PolicyError> {
+        let mut shown = sandbox.read_only().to_vec();
+        shown.push(self.submissions_folder.clone());
+        policy::refuse_showing_cases(&self.cases_folder, &shown)?;
+        let expected = self.cases.iter().map(|c| c.expected.as_path());
+        policy::refuse_readable_cases(sandbox, expected)?;
+        for submission in &self.submissions {
+            policy::refuse_hidden_submission(sandbox, &submission.folder)?;
+        }
+        policy::refuse_unseen_files(&self.command, sandbox)
+    }
+
+    /// The names of the cases, in order.
+    pub fn case_names(&self) -> Vec<String> {
+        self.cases.iter().map(|c| c.name.clone()).collect()
+    }
 }
 
 /// The submissions of `dir`: each folder in it, in name order.
@@ -162,6 +251,7 @@ pub struct MistakeGroup {
     /// The mistake's label, or the verdict and what happened.
     pub label: String,
     /// The cases it affects, in case order.
+    #[serde(serialize_with = "serialize_names")]
     pub cases: Vec<String>,
     /// The `check` explanation, or the row's detail, of the first case.
     pub example: String,
@@ -206,6 +296,7 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
 #[derive(Clone, Debug, Serialize)]
 pub struct StudentGrade {
     /// The submission's folder name.
+    #[serde(serialize_with = "serialize_name")]
     pub student: String,
     /// The file the command names that the submission lacks (then no case ran).
     pub missing_file: Option<String>,

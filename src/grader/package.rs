@@ -2,14 +2,19 @@
 //! the command that runs a student's program. The bundle holds this very binary, the
 //! cases, and the platform's scripts, which run `reversi grade --single` on the
 //! platform's submission folder with the sandbox `auto` (bubblewrap where the
-//! platform's container allows it, else a separate user).
+//! platform's container allows it, else a separate user; `$REVERSI_SANDBOX` may name
+//! one). Before grading, each script makes the cases private and the submission
+//! readable to others as the sandbox's policy has it
+//! ([`crate::sandbox::policy::bundle_lines`]), so that a separate user can grade.
 //!
 //! Gradescope: `autograder.zip` with `setup.sh` (installs bubblewrap and checks that
 //! the binary runs on the image) and `run_autograder` (writes
 //! `/autograder/results/results.json`, also when grading itself fails). Vocareum: a
 //! folder with `grade.sh` (reads the student's files from its current folder, writes
 //! `$vocareumGradeFile` and `$vocareumReportFile`) to upload to the assignment's
-//! library (`$ASNLIB`).
+//! library (`$ASNLIB`); it grades copies, the binary and the cases in a fresh private
+//! folder and the student's files in a fresh one others may enter, since the
+//! platform's own folders may allow neither.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -19,6 +24,8 @@ use thiserror::Error;
 use walkdir::WalkDir;
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
+
+use crate::sandbox::policy::bundle_lines;
 
 /// The platforms a bundle is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +77,7 @@ fn shell_quote(text: &str) -> String {
 fn grade_line(recipe: &Recipe, report: &str) -> String {
     format!(
         "\"$BIN\" grade \"$SUBMISSION\" --single --cases \"$CASES\" --run {} --timeout {} \
-         --compare {} --sandbox auto {report}",
+         --compare {} --sandbox \"$SANDBOX\" {report}",
         shell_quote(&recipe.command),
         recipe.timeout,
         shell_quote(&recipe.compare)
@@ -100,23 +107,28 @@ chmod 755 reversi run_autograder
     )
 }
 
-/// Gradescope's `run_autograder`. `AUTOGRADER` may move the layout (for tests).
+/// Gradescope's `run_autograder`. `AUTOGRADER` may move the layout, and
+/// `REVERSI_SANDBOX` choose the sandbox (for tests).
 fn gradescope_run(recipe: &Recipe) -> String {
     format!(
         r#"#!/usr/bin/env bash
 # Gradescope runs this for every submission (written by `reversi package gradescope`).
 # The student's program runs in the sandbox: bubblewrap where the container allows it,
-# else a separate unprivileged user, which must not read the cases.
+# else a separate unprivileged user, which must not read the cases: the source folder
+# (this binary and the cases) is made root's and closed to others, the submission
+# open to them.
 set -u
 ROOT=${{AUTOGRADER:-/autograder}}
-BIN=$ROOT/source/reversi
-CASES=$ROOT/source/cases
+SANDBOX=${{REVERSI_SANDBOX:-auto}}
+SOURCE=$ROOT/source
+BIN=$SOURCE/reversi
+CASES=$SOURCE/cases
 SUBMISSION=$ROOT/submission
 RESULTS=$ROOT/results/results.json
 mkdir -p "$ROOT/results"
 chmod 711 "$ROOT"
-chmod -R go-rwx "$ROOT/source" "$ROOT/results"
-chmod -R go+rX "$SUBMISSION"
+{}
+chmod -R go-rwx "$ROOT/results"
 {} > "$ROOT/results/grade.log" 2>&1
 status=$?
 cat "$ROOT/results/grade.log"
@@ -131,11 +143,12 @@ PY
 fi
 exit 0
 "#,
+        bundle_lines("SOURCE", "SUBMISSION"),
         grade_line(recipe, "--gradescope \"$RESULTS\"")
     )
 }
 
-/// Vocareum's `grade.sh`.
+/// Vocareum's `grade.sh`. `REVERSI_SANDBOX` may choose the sandbox (for tests).
 fn vocareum_grade(recipe: &Recipe) -> String {
     format!(
         r#"#!/usr/bin/env bash
@@ -143,11 +156,27 @@ fn vocareum_grade(recipe: &Recipe) -> String {
 # this folder to the assignment's library ($ASNLIB) and choose grade.sh as the
 # grading script. It runs in the student's work folder and writes
 # $vocareumGradeFile and $vocareumReportFile.
+# The student's program runs in the sandbox: bubblewrap where the container allows it,
+# else a separate unprivileged user, which must not read the cases but must read the
+# student's files. Neither the library nor the work folder may allow that, so this
+# grades copies: the binary and the cases in a fresh folder of root's closed to
+# others, the student's files in a fresh folder open to them.
 set -u
 LIB=${{ASNLIB:-$(cd "$(dirname "$0")" && pwd)}}
-BIN=$LIB/reversi
-CASES=$LIB/cases
-SUBMISSION=$(pwd)
+SANDBOX=${{REVERSI_SANDBOX:-auto}}
+PRIVATE=$(mktemp -d) && SHOWN=$(mktemp -d) || {{
+  echo "The autograder could not make its temporary folders." >> "$vocareumReportFile"
+  exit 0
+}}
+trap 'rm -rf "$PRIVATE" "$SHOWN"' EXIT
+chmod 711 "$SHOWN"
+cp "$LIB/reversi" "$PRIVATE/reversi"
+cp -R "$LIB/cases" "$PRIVATE/cases"
+cp -R . "$SHOWN/submission"
+BIN=$PRIVATE/reversi
+CASES=$PRIVATE/cases
+SUBMISSION=$SHOWN/submission
+{}
 {}
 status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
@@ -155,6 +184,7 @@ if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
 fi
 exit 0
 "#,
+        bundle_lines("PRIVATE", "SUBMISSION"),
         grade_line(recipe, "--vocareum")
     )
 }

@@ -57,6 +57,43 @@ pub fn terminal_text(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Every string of a JSON value (keys too) as [`terminal_text`] shows it: serde
+/// already writes control characters as `\u001b`, but a platform that decodes the
+/// JSON and shows the text as it is would show them raw.
+pub fn printable_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => {
+            if let Cow::Owned(escaped) = terminal_text(text) {
+                *text = escaped;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(printable_json),
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (key, mut item) in entries {
+                printable_json(&mut item);
+                map.insert(terminal_text(&key).into_owned(), item);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// Serializes a name (a student's folder, a case) as [`printable`] shows it: on one
+/// line, every control character escaped. For `#[serde(serialize_with)]`.
+pub fn serialize_name<S: serde::Serializer>(name: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&printable(name))
+}
+
+/// Serializes names as [`serialize_name`] does each. For `#[serde(serialize_with)]`.
+pub fn serialize_names<S: serde::Serializer>(
+    names: &[String],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(names.iter().map(|name| printable(name)))
+}
+
 fn needs_escape(c: char) -> bool {
     c == '\\' || c.is_control() || is_bidi_control(c)
 }
@@ -114,6 +151,22 @@ mod tests {
     #[test]
     fn bidi_overrides_are_escaped() {
         assert_eq!(printable("a\u{202e}b"), "a\\u{202e}b");
+    }
+
+    #[test]
+    fn json_strings_and_keys_lose_their_control_characters() {
+        let mut value = serde_json::json!({
+            "a\u{1b}": ["x\u{1b}[2J", {"output": "line\n\tnext\r"}],
+            "n": 1,
+        });
+        printable_json(&mut value);
+        assert_eq!(
+            value,
+            serde_json::json!({
+                "a\\u{1b}": ["x\\u{1b}[2J", {"output": "line\n\tnext\\r"}],
+                "n": 1,
+            })
+        );
     }
 
     #[test]

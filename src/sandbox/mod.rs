@@ -22,6 +22,8 @@
 pub mod cleanup;
 pub mod confine;
 
+pub mod policy;
+
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::ffi::OsStrExt;

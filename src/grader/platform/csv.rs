@@ -2,6 +2,7 @@
 
 use super::points;
 use crate::grader::grade::StudentGrade;
+use crate::grader::printable::printable;
 
 /// The table of `grades` over the cases named `cases`.
 pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
@@ -42,21 +43,24 @@ pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
     text
 }
 
-/// One CSV line: fields quoted where they must be, and a leading `=`, `+`, `-` or
-/// `@` defused (a spreadsheet would run it as a formula; students name the folders).
+/// One CSV line, ended by CRLF as RFC 4180 has it: each field on one line with its
+/// control characters escaped (a newline in a student's folder name cannot start a
+/// row), quoted where it must be, and a leading `=`, `+`, `-` or `@` defused (a
+/// spreadsheet would run it as a formula; students name the folders).
 fn row(fields: &[String]) -> String {
     let quoted: Vec<String> = fields.iter().map(|field| field_text(field)).collect();
     quoted.join(",") + "\r\n"
 }
 
 fn field_text(field: &str) -> String {
-    let formula = field.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let field = printable(field);
+    let formula = field.starts_with(['=', '+', '-', '@']);
     let field = if formula {
         format!("'{field}")
     } else {
         field.to_string()
     };
-    if field.contains([',', '"', '\n', '\r']) {
+    if field.contains([',', '"']) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
         field
@@ -73,5 +77,7 @@ mod tests {
         assert_eq!(field_text("a,b"), "\"a,b\"");
         assert_eq!(field_text("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(field_text("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
+        assert_eq!(field_text("a\nb,FAKE,100"), "\"a\\nb,FAKE,100\"");
+        assert_eq!(field_text("\tx\u{1b}[2J"), "\\tx\\u{1b}[2J");
     }
 }

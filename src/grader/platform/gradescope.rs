@@ -1,13 +1,14 @@
 //! Gradescope's `results.json`, as its autograder specification documents it: the
 //! total `score`, an `output` for the student, `execution_time`, and one entry of
 //! `tests` per case (`name`, `score`, `max_score`, `status`, `output`,
-//! `visibility`, `execution_time`).
+//! `visibility`, `execution_time`), every string of it printable.
 
 use serde_json::{json, Value};
 
 use super::text::student_report;
 use crate::grader::batch::Verdict;
 use crate::grader::grade::{Policy, StudentGrade};
+use crate::grader::printable::{printable, printable_json};
 use crate::sandbox::Isolation;
 
 /// The `results.json` of one student's `grade`, each case worth `points`.
@@ -28,7 +29,7 @@ pub fn results(
                 _ => case.detail.clone(),
             };
             json!({
-                "name": case.case,
+                "name": printable(&case.case),
                 "score": if passed { max } else { 0.0 },
                 "max_score": max,
                 "status": if passed { "passed" } else { "failed" },
@@ -39,12 +40,14 @@ pub fn results(
         })
         .collect();
     let seconds: f64 = grade.cases.iter().map(|c| c.seconds).sum();
-    json!({
+    let mut results = json!({
         "score": grade.score,
         "output": student_report(grade, policy, isolation),
         "execution_time": seconds,
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-    })
+    });
+    printable_json(&mut results);
+    results
 }

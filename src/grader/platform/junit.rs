@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::grader::batch::Verdict;
 use crate::grader::grade::StudentGrade;
+use crate::grader::printable::{printable, terminal_text};
 
 /// The JUnit XML document of `grades`.
 pub fn document(grades: &[StudentGrade]) -> String {
@@ -21,7 +22,7 @@ pub fn document(grades: &[StudentGrade]) -> String {
             xml,
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" \
              time=\"{seconds:.3}\">",
-            escape(&grade.student),
+            attribute(&grade.student),
             grade.total
         );
         if let Some(file) = &grade.missing_file {
@@ -29,16 +30,16 @@ pub fn document(grades: &[StudentGrade]) -> String {
                 xml,
                 "    <testcase name=\"submission\" classname=\"{}\">\n      <error \
                  message=\"MISSING FILE: {}\"/>\n    </testcase>",
-                escape(&grade.student),
-                escape(file)
+                attribute(&grade.student),
+                attribute(file)
             );
         }
         for case in &grade.cases {
             let _ = write!(
                 xml,
                 "    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3}\"",
-                escape(&case.case),
-                escape(&grade.student),
+                attribute(&case.case),
+                attribute(&grade.student),
                 case.seconds
             );
             let element = match case.verdict {
@@ -57,9 +58,9 @@ pub fn document(grades: &[StudentGrade]) -> String {
                 xml,
                 ">\n      <{element} message=\"{} {}\" type=\"{}\">{}</{element}>\n    </testcase>",
                 case.verdict.word(),
-                escape(&case.detail),
+                one_line(&case.detail),
                 case.verdict.word(),
-                escape(&body)
+                escape(&terminal_text(&body))
             );
         }
         xml += "  </testsuite>\n";
@@ -68,9 +69,27 @@ pub fn document(grades: &[StudentGrade]) -> String {
     xml
 }
 
-/// `text` fit for XML 1.0 text and attributes: the characters XML cannot hold even
-/// as references (C0 controls but tab, newline and CR; U+FFFE, U+FFFF) written as
-/// `\u{..}`, then markup escaped.
+/// A name (a student's folder, a case) as an attribute's value: on one line, its control
+/// characters escaped as the terminal shows them (a name cannot hold an element or
+/// a line break), then markup escaped.
+fn attribute(text: &str) -> String {
+    escape(&printable(text))
+}
+
+/// A row's detail (text the grader already made printable, backslashes meant) as
+/// an attribute's value: any control character left escaped, on one line.
+fn one_line(text: &str) -> String {
+    escape(
+        &terminal_text(text)
+            .replace('\n', "\\n")
+            .replace('\t', "\\t"),
+    )
+}
+
+/// `text` fit for XML 1.0 text and attributes: markup escaped, and the characters
+/// XML cannot hold even as references (C0 controls but tab, newline and CR; U+FFFE,
+/// U+FFFF) written as `\u{..}`, as is CR. Callers pass text already made printable;
+/// this is the last guard.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -81,8 +100,7 @@ fn escape(text: &str) -> String {
             '"' => out += "&quot;",
             '\'' => out += "&apos;",
             '\t' | '\n' => out.push(c),
-            '\r' => out += "&#13;",
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
+            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
                 out += &format!("\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -97,7 +115,11 @@ mod tests {
     fn text_xml_cannot_hold_is_escaped() {
         assert_eq!(
             super::escape("a<b & \"c\"\u{1b}[2J\r\n\\r"),
-            "a&lt;b &amp; &quot;c&quot;\\u{1b}[2J&#13;\n\\r"
+            "a&lt;b &amp; &quot;c&quot;\\u{1b}[2J\\u{d}\n\\r"
+        );
+        assert_eq!(
+            super::attribute("a\nb\"/><x\u{1b}"),
+            "a\\nb&quot;/&gt;&lt;x\\u{1b}"
         );
     }
 }

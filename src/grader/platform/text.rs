@@ -6,15 +6,16 @@ use std::fmt::Write;
 use super::points;
 use crate::grader::batch::Verdict;
 use crate::grader::grade::{isolation_words, Policy, StudentGrade};
-use crate::grader::printable::printable;
+use crate::grader::printable::{printable, terminal_text};
 use crate::sandbox::Isolation;
 
-/// The report of `grade`.
+/// The report of `grade`, with no control character but its line ends (and tabs):
+/// what the terminal would show of it.
 pub fn student_report(grade: &StudentGrade, policy: Policy, isolation: Isolation) -> String {
     let mut text = String::new();
     // Writing to a String cannot fail.
     let _ = write_report(&mut text, grade, policy, isolation);
-    text
+    terminal_text(&text).into_owned()
 }
 
 fn write_report(

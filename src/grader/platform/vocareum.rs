@@ -4,6 +4,7 @@
 
 use super::points;
 use crate::grader::grade::StudentGrade;
+use crate::grader::printable::printable;
 
 /// The grade file of `grade`: the score under `criterion`, and, if given, the count
 /// of byte-exact cases under `exact_criterion`.
@@ -15,7 +16,16 @@ pub fn grade_file(grade: &StudentGrade, criterion: &str, exact_criterion: Option
     text
 }
 
-/// A criterion name as one CSV field: Vocareum splits the line at its comma.
+/// A criterion name as one CSV field: Vocareum splits the line at its comma, and a
+/// control character is escaped (a newline would start a line of its own).
 fn field(name: &str) -> String {
-    name.replace([',', '\n', '\r'], " ")
+    printable(name).replace(',', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_criterion_stays_one_field_of_one_line() {
+        assert_eq!(super::field("a,b\nFake,9\u{1b}"), "a b\\nFake 9\\u{1b}");
+    }
 }
