@@ -439,6 +439,11 @@ impl<'a> Context<'a> {
                 "{cutoff}, so it prunes and returns at once; your program never prunes: it \
                  updates {bound} and visits every child (minimax with alpha and beta printed)"
             ),
+            Fault::NoLineAtCutoff => format!(
+                "the line after {name}'s cut-off is missing: {cutoff}, so it prunes, and it \
+                 still prints its value with alpha and beta unchanged before it returns; your \
+                 program returns without printing that line"
+            ),
             Fault::FailHard => format!(
                 "{name} ({}) prints v, the best value of its children so far (-Infinity at \
                  MAX and Infinity at MIN before the first child); alpha and beta have their \

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+mod align;
 mod catalogue;
 
 use super::diagnose::{diagnose, NoDiagnosis};
@@ -40,6 +41,8 @@ pub enum Mistake {
     PrunedTooEarly,
     /// A node that goes on after its value reached the cut-off: extra lines.
     PrunedTooLate,
+    /// A node that prunes returns without printing its line.
+    NoLineAtCutoff,
     /// Values from the other player's point of view, or a root searched as MIN.
     WrongRootPlayer,
     /// The next board is the one after the last of the tied best moves.
@@ -116,6 +119,7 @@ impl Mistake {
             Mistake::ExtraPass => "extra pass node",
             Mistake::PrunedTooEarly => "pruning too early (lines missing)",
             Mistake::PrunedTooLate => "pruning too late (extra lines)",
+            Mistake::NoLineAtCutoff => "no line printed at a cut-off",
             Mistake::WrongRootPlayer => "wrong root player as MAX",
             Mistake::LastTiedMove => "last instead of first tied move",
             Mistake::MissingBoard => "next board missing",
@@ -160,6 +164,7 @@ impl Mistake {
             Fault::StrictPruning => Mistake::PrunedTooLate,
             Fault::UpdateBeforeCutoff => Mistake::UpdatedAtCutoff,
             Fault::NoPruning => Mistake::NoPruning,
+            Fault::NoLineAtCutoff => Mistake::NoLineAtCutoff,
             Fault::FailHard => Mistake::FailHard,
             Fault::NoPassNode => Mistake::MissingPass,
             Fault::PassCostsNoDepth => Mistake::PassCostsNoDepth,
@@ -914,6 +919,9 @@ fn line_difference(
         log::path_at(&act, j)
     };
     difference.node = (!path.is_empty()).then(|| log::path_text(&path));
+    if let Some(cause) = align::Alignment::new(&exp, &act).cause(&exp, &act) {
+        return tree_difference(want, got, cause, &exp, root);
+    }
     let (mut mistake, mut explanation) = explain_log_line(&exp, &act, j, &path);
     if mistake == Some(Mistake::PrunedTooLate) {
         // A window turned inside out (alpha above beta) is printed only by a program
@@ -943,6 +951,44 @@ fn line_difference(
             input_does_not_fit("the expected log")
         )),
         None => {}
+    }
+    difference
+}
+
+/// A difference explained from the aligned trees (see [`align::Alignment::cause`]).
+fn tree_difference(
+    want: &[String],
+    got: &[String],
+    cause: align::Cause,
+    exp: &[Entry],
+    root: Option<Position>,
+) -> Difference {
+    let line = cause
+        .actual
+        .or(cause.expected)
+        .map_or(want.len().min(got.len()), |j| j + LOG_START);
+    let mut difference = Difference {
+        board: None,
+        line: Some(line + 1),
+        expected: cause
+            .expected
+            .and_then(|i| want.get(i + LOG_START))
+            .cloned(),
+        actual: cause.actual.and_then(|a| got.get(a + LOG_START)).cloned(),
+        node: Some(cause.node),
+        mistake: cause.mistake,
+        explanation: cause.text,
+    };
+    if let (Some(root), Some(i)) = (root, cause.expected) {
+        if log_fits_input(root, exp.iter().cloned()) {
+            let path = log::path_at(exp, i);
+            if let Some(position) = root.at(&path) {
+                difference.board = Some(BoardView {
+                    title: format!("the board at {}", log::path_text(&path)),
+                    grid: position.grid(),
+                });
+            }
+        }
     }
     difference
 }
