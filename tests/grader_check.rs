@@ -456,10 +456,13 @@ fn a_pass_with_legal_moves_with_the_input() {
         "pass,2,-3,-Infinity,Infinity",
     );
     let report = check_with_input(&handout(), &actual, false, Some(&handout_problem()));
-    assert_eq!(
-        report.difference.as_ref().unwrap().mistake,
-        Some(Mistake::ExtraPass)
-    );
+    // A pass where the side has moves is a fact; why (an input read wrong, a move
+    // generator that finds nothing) no program of the catalogue tells here.
+    assert_eq!(report.difference.as_ref().unwrap().mistake, None);
+    assert!(report
+        .candidates
+        .iter()
+        .any(|c| c.mistake == Mistake::ExtraPass && c.evidence.contains("cannot pass")));
     insta::assert_snapshot!(report.to_string());
 }
 

@@ -334,6 +334,13 @@ impl Alignment<'_> {
         let their_child = self.counterpart(child)?;
         let siblings = self.got.children(theirs);
         let after = siblings.iter().position(|&c| c == their_child)? + 1;
+        // The student's node saw the same value and bound after that child: it did
+        // reach the cut-off there, and went on.
+        let seen = &act[*self.got.prints(theirs).get(self.want.print_of(last))?];
+        let bound = |x: &Entry| if stop.is_max() { x.beta() } else { x.alpha() };
+        if seen.value() != stop.value() || bound(seen) != bound(stop) {
+            return None;
+        }
         let extra: Vec<&str> = siblings[after..]
             .iter()
             .map(|&c| self.got.name(c))

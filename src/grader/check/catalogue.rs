@@ -66,18 +66,8 @@ pub(super) fn difference(
         first_difference(&reference.texts, &got.texts, LOG_START - 1).unwrap_or(first_any)
     };
     if !diagnosis.exact {
-        // A guess is shown only if its program writes the student's very line where
-        // the files first part.
-        let closest = Lines::split(&mutants::write(&diagnosis.problem, style, all, limit)?);
-        let first = first_difference(&want.texts, &got.texts, 0)?;
-        let first = if first < LOG_START - 1 && !shows_on_the_board(fault) {
-            first_difference(&want.texts, &got.texts, LOG_START - 1).unwrap_or(first)
-        } else {
-            first
-        };
-        if first != at || closest.texts.get(at) != got.texts.get(at) {
-            return None;
-        }
+        // A guess is never given as the cause (see `honest`).
+        return None;
     }
     let context = Context::new(&diagnosis.problem, &reference.texts, &got.texts, at);
     let (text, board) = context.explain(fault);
@@ -602,7 +592,7 @@ impl<'a> Context<'a> {
 
 /// `text` with its first letter in capitals, unless it starts with a node's name
 /// (`d3`, `pass`, `root`).
-fn capitalized(text: &str) -> String {
+pub(super) fn capitalized(text: &str) -> String {
     let first_word = text.split([' ', ',', ':']).next().unwrap_or("");
     if square_of(first_word).is_some() || matches!(first_word, "pass" | "root") {
         return text.to_string();
