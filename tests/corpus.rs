@@ -1,5 +1,5 @@
 //! `check` on students' real programs: every folder of `testcases/corpus/` holds a
-//! case, the expected file, what a published solution wrote and the true cause found
+//! case (`input.txt`, `output.txt`), what a published solution wrote and the true cause found
 //! by reading it (`bug.txt`, `cause:` a mistake's name or `none`). This measures
 //! `check --input` on them and prints the accuracy table: the true cause named, an
 //! honest "not explained", or a wrong cause (the worst outcome; none is allowed).
@@ -42,7 +42,7 @@ fn check_names_the_true_cause_or_says_it_cannot() {
             .to_string();
         let problem = cs561::parse(&read("input.txt"), None).unwrap();
         let report = check_with_input(
-            &read("expected.txt"),
+            &read("output.txt"),
             &read("actual.txt"),
             false,
             Some(&problem),

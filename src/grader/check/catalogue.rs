@@ -127,12 +127,7 @@ fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
             found.fault,
             others()
         ),
-        (false, ..) => format!(
-            "A guess: no program of the catalogue of known mistakes writes your file exactly, \
-             but one with this mistake ({}) writes your line here and accounts for {} of the \
-             lines that differ ({} left unexplained).",
-            found.fault, found.lines, diagnosis.unexplained
-        ),
+        (false, ..) => unreachable!("only an exact diagnosis is told as the cause"),
     }
 }
 

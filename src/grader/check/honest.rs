@@ -143,7 +143,9 @@ pub(super) fn settle(
     let mut found = diagnosis.found.clone();
     found.sort_by_key(|f| std::cmp::Reverse(f.lines));
     let differing = diagnosis.unexplained + found.iter().map(|f| f.lines).sum::<usize>();
-    for f in &found {
+    // (a fault that only rewrites the text, line ends say, is no cause of a line
+    // whose content differs; `check --all` lists it)
+    for f in found.iter().filter(|f| !f.fault.rewrites_text_only()) {
         candidates.push(Candidate {
             mistake: Mistake::of(f.fault),
             fault: Some(f.fault),
