@@ -110,6 +110,7 @@ fn told_by_text(mistake: Mistake) -> bool {
             | Mistake::MissingHeader
             | Mistake::MissingBoard
             | Mistake::IllegalMove
+            | Mistake::WrongBoard
             | Mistake::MissingLines
             | Mistake::ExtraLines
     )
