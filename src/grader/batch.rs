@@ -223,7 +223,7 @@ pub struct CaseResult {
     /// The comparison, when there was an output to compare.
     pub report: Option<Report>,
     /// The program failed on the input as given, but was right on it with LF line
-    /// ends: it depends on the CR of the official inputs.
+    /// ends: `input.txt` read with its CR (the mistake `check` names so).
     pub depends_on_cr: bool,
 }
 
@@ -430,9 +430,8 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         if let Runner::Program { command, sandbox } = &options.runner {
             if depends_on_cr(case, command, sandbox) {
                 cr = true;
-                detail += "; with LF line ends in input.txt its output is right: it \
-                           depends on the CR of the official inputs (strip '\\r' when \
-                           reading input.txt)";
+                detail += "; with LF line ends in input.txt its output is right: \
+                           input.txt read with its CR (strip '\\r' when reading it)";
             }
         }
     }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::batch::{self, find_cases, BatchError, BatchOptions, Case, CaseResult, Runner, Verdict};
+use super::check::Mistake;
 use super::printable::{printable, serialize_name, serialize_names};
 use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Isolation, Sandbox, SandboxError};
@@ -262,9 +263,8 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
     let mut groups: Vec<MistakeGroup> = Vec::new();
     for result in results.iter().filter(|r| r.verdict != Verdict::Pass) {
         let label = match (&result.report, result.verdict) {
-            _ if result.depends_on_cr => {
-                "depends on the CR of input.txt (strip '\\r' when reading it)".to_string()
-            }
+            // (the same label as `check` gives the mistake)
+            _ if result.depends_on_cr => Mistake::InputCarriageReturn.label().to_string(),
             (Some(report), Verdict::Fail) => match report.difference.as_ref() {
                 Some(difference) => match difference.mistake {
                     Some(mistake) => mistake.label().to_string(),

@@ -66,18 +66,8 @@ pub(super) fn difference(
         first_difference(&reference.texts, &got.texts, LOG_START - 1).unwrap_or(first_any)
     };
     if !diagnosis.exact {
-        // A guess is shown only if its program writes the student's very line where
-        // the files first part.
-        let closest = Lines::split(&mutants::write(&diagnosis.problem, style, all, limit)?);
-        let first = first_difference(&want.texts, &got.texts, 0)?;
-        let first = if first < LOG_START - 1 && !shows_on_the_board(fault) {
-            first_difference(&want.texts, &got.texts, LOG_START - 1).unwrap_or(first)
-        } else {
-            first
-        };
-        if first != at || closest.texts.get(at) != got.texts.get(at) {
-            return None;
-        }
+        // A guess is never given as the cause (see `honest`).
+        return None;
     }
     let context = Context::new(&diagnosis.problem, &reference.texts, &got.texts, at);
     let (text, board) = context.explain(fault);
@@ -137,12 +127,7 @@ fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
             found.fault,
             others()
         ),
-        (false, ..) => format!(
-            "A guess: no program of the catalogue of known mistakes writes your file exactly, \
-             but one with this mistake ({}) writes your line here and accounts for {} of the \
-             lines that differ ({} left unexplained).",
-            found.fault, found.lines, diagnosis.unexplained
-        ),
+        (false, ..) => unreachable!("only an exact diagnosis is told as the cause"),
     }
 }
 
@@ -439,6 +424,11 @@ impl<'a> Context<'a> {
                 "{cutoff}, so it prunes and returns at once; your program never prunes: it \
                  updates {bound} and visits every child (minimax with alpha and beta printed)"
             ),
+            Fault::NoLineAtCutoff => format!(
+                "the line after {name}'s cut-off is missing: {cutoff}, so it prunes, and it \
+                 still prints its value with alpha and beta unchanged before it returns; your \
+                 program returns without printing that line"
+            ),
             Fault::FailHard => format!(
                 "{name} ({}) prints v, the best value of its children so far (-Infinity at \
                  MAX and Infinity at MIN before the first child); alpha and beta have their \
@@ -597,7 +587,7 @@ impl<'a> Context<'a> {
 
 /// `text` with its first letter in capitals, unless it starts with a node's name
 /// (`d3`, `pass`, `root`).
-fn capitalized(text: &str) -> String {
+pub(super) fn capitalized(text: &str) -> String {
     let first_word = text.split([' ', ',', ':']).next().unwrap_or("");
     if square_of(first_word).is_some() || matches!(first_word, "pass" | "root") {
         return text.to_string();

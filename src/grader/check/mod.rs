@@ -5,7 +5,12 @@ use std::fmt;
 
 use serde::Serialize;
 
+mod align;
 mod catalogue;
+mod honest;
+
+pub use align::Change;
+pub use honest::{Candidate, TreeChange};
 
 use super::diagnose::{diagnose, NoDiagnosis};
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
@@ -40,6 +45,8 @@ pub enum Mistake {
     PrunedTooEarly,
     /// A node that goes on after its value reached the cut-off: extra lines.
     PrunedTooLate,
+    /// A node that prunes returns without printing its line.
+    NoLineAtCutoff,
     /// Values from the other player's point of view, or a root searched as MIN.
     WrongRootPlayer,
     /// The next board is the one after the last of the tied best moves.
@@ -116,6 +123,7 @@ impl Mistake {
             Mistake::ExtraPass => "extra pass node",
             Mistake::PrunedTooEarly => "pruning too early (lines missing)",
             Mistake::PrunedTooLate => "pruning too late (extra lines)",
+            Mistake::NoLineAtCutoff => "no line printed at a cut-off",
             Mistake::WrongRootPlayer => "wrong root player as MAX",
             Mistake::LastTiedMove => "last instead of first tied move",
             Mistake::MissingBoard => "next board missing",
@@ -125,7 +133,9 @@ impl Mistake {
             Mistake::CutoffDepth => "wrong cut-off depth",
             Mistake::MissingLines => "file ends early",
             Mistake::ExtraLines => "extra lines at the end",
-            Mistake::InputCarriageReturn => "input.txt read with its CR",
+            Mistake::InputCarriageReturn => {
+                "input.txt read with its CR (strip '\\r' when reading it)"
+            }
             Mistake::OneDirectionFlips => "flips in one direction only",
             Mistake::DuplicateMoves => "a move listed once per direction",
             Mistake::SquaresNeverTried => "squares never tried as moves",
@@ -160,6 +170,7 @@ impl Mistake {
             Fault::StrictPruning => Mistake::PrunedTooLate,
             Fault::UpdateBeforeCutoff => Mistake::UpdatedAtCutoff,
             Fault::NoPruning => Mistake::NoPruning,
+            Fault::NoLineAtCutoff => Mistake::NoLineAtCutoff,
             Fault::FailHard => Mistake::FailHard,
             Fault::NoPassNode => Mistake::MissingPass,
             Fault::PassCostsNoDepth => Mistake::PassCostsNoDepth,
@@ -250,6 +261,12 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Every distinct mistake in the file, by first line (`check --all`).
     pub mistakes: Vec<Listed>,
+    /// When the input was given and no program of the catalogue writes the file:
+    /// the possible causes, most likely first, each with its evidence.
+    pub candidates: Vec<Candidate>,
+    /// When the difference is not explained: what differs, node by node, in search
+    /// order.
+    pub aligned: Vec<TreeChange>,
 }
 
 impl Report {
@@ -319,6 +336,34 @@ impl fmt::Display for Report {
                 writeln!(f, "    {}", line.trim_end())?;
             }
         }
+        if difference.mistake.is_none() && self.aligned.len() > 1 {
+            writeln!(f, "  what differs, node by node ({}):", self.aligned.len())?;
+            for change in self.aligned.iter().take(SHOWN_CHANGES) {
+                write_wrapped(f, "    - ", "      ", &shown(&change.text()))?;
+            }
+            if self.aligned.len() > SHOWN_CHANGES {
+                writeln!(
+                    f,
+                    "    - ... and {} more",
+                    self.aligned.len() - SHOWN_CHANGES
+                )?;
+            }
+        }
+        if !self.candidates.is_empty() {
+            writeln!(f, "  candidate causes, most likely first:")?;
+            for (i, candidate) in self.candidates.iter().enumerate() {
+                write_wrapped(
+                    f,
+                    &format!("    {}. ", i + 1),
+                    "       ",
+                    &shown(&format!(
+                        "{}: {}",
+                        candidate.mistake.label(),
+                        candidate.evidence
+                    )),
+                )?;
+            }
+        }
         for note in &self.notes {
             write_wrapped(f, "note: ", "  ", &shown(note))?;
         }
@@ -371,6 +416,9 @@ fn shown(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Width of the words in a report.
 const WIDTH: usize = 88;
+
+/// Differences of the aligned trees shown in words.
+const SHOWN_CHANGES: usize = 8;
 
 /// Writes `text` in lines of at most [`WIDTH`] characters (longer words stay whole),
 /// the first starting with `first`, the others with `rest`.
@@ -472,6 +520,7 @@ pub fn check_with_input(
     let root = problem.map(Position::root);
     let mut notes = Vec::new();
     let mut mistakes = Vec::new();
+    let mut candidates = Vec::new();
     let difference = if identical {
         None
     } else if got.texts.is_empty() {
@@ -511,8 +560,12 @@ pub fn check_with_input(
             }
             None => None,
         };
-        let content = from_catalogue
+        let explained = from_catalogue.is_some();
+        let mut content = from_catalogue
             .unwrap_or_else(|| content_difference(&want.texts, &got.texts, root, &mut notes));
+        if let (Some(Ok(diagnosis)), false) = (&diagnosis, explained) {
+            candidates = honest::settle(&mut content, diagnosis, &want.texts, &got.texts);
+        }
         if want
             .ends
             .iter()
@@ -533,6 +586,10 @@ pub fn check_with_input(
                 .into(),
         );
     }
+    let aligned = match &difference {
+        Some(d) if d.mistake.is_none() => honest::tree_changes(&want.texts, &got.texts),
+        _ => Vec::new(),
+    };
     Report {
         identical,
         lenient_identical,
@@ -541,6 +598,8 @@ pub fn check_with_input(
         difference,
         notes,
         mistakes,
+        candidates,
+        aligned,
     }
 }
 
@@ -680,6 +739,8 @@ fn byte_order_mark(
                 .into(),
         }),
         notes,
+        candidates: after.candidates,
+        aligned: after.aligned,
         mistakes: vec![Listed {
             mistake: Some(Mistake::ByteOrderMark),
             fault: None,
@@ -914,6 +975,9 @@ fn line_difference(
         log::path_at(&act, j)
     };
     difference.node = (!path.is_empty()).then(|| log::path_text(&path));
+    if let Some(cause) = align::Alignment::new(&exp, &act).cause(&exp, &act) {
+        return tree_difference(want, got, cause, &exp, root);
+    }
     let (mut mistake, mut explanation) = explain_log_line(&exp, &act, j, &path);
     if mistake == Some(Mistake::PrunedTooLate) {
         // A window turned inside out (alpha above beta) is printed only by a program
@@ -943,6 +1007,44 @@ fn line_difference(
             input_does_not_fit("the expected log")
         )),
         None => {}
+    }
+    difference
+}
+
+/// A difference explained from the aligned trees (see [`align::Alignment::cause`]).
+fn tree_difference(
+    want: &[String],
+    got: &[String],
+    cause: align::Cause,
+    exp: &[Entry],
+    root: Option<Position>,
+) -> Difference {
+    let line = cause
+        .actual
+        .or(cause.expected)
+        .map_or(want.len().min(got.len()), |j| j + LOG_START);
+    let mut difference = Difference {
+        board: None,
+        line: Some(line + 1),
+        expected: cause
+            .expected
+            .and_then(|i| want.get(i + LOG_START))
+            .cloned(),
+        actual: cause.actual.and_then(|a| got.get(a + LOG_START)).cloned(),
+        node: Some(cause.node),
+        mistake: cause.mistake,
+        explanation: cause.text,
+    };
+    if let (Some(root), Some(i)) = (root, cause.expected) {
+        if log_fits_input(root, exp.iter().cloned()) {
+            let path = log::path_at(exp, i);
+            if let Some(position) = root.at(&path) {
+                difference.board = Some(BoardView {
+                    title: format!("the board at {}", log::path_text(&path)),
+                    grid: position.grid(),
+                });
+            }
+        }
     }
     difference
 }

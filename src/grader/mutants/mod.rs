@@ -74,6 +74,9 @@ pub enum Fault {
     UpdateBeforeCutoff,
     /// Minimax with alpha and beta printed and updated but never a cut-off.
     NoPruning,
+    /// A node that prunes returns at once without printing its line (the print is
+    /// after the cut-off test's `return`).
+    NoLineAtCutoff,
     /// Fail-hard alpha-beta: an inner node's value is printed and returned as
     /// max(alpha, v) at MAX and min(beta, v) at MIN.
     FailHard,
@@ -142,7 +145,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, upstream ones first, in the order `check` tries them.
-    pub const ALL: [Fault; 35] = [
+    pub const ALL: [Fault; 36] = [
         Fault::InputCr,
         Fault::OneDirectionFlips,
         Fault::DuplicateMoves,
@@ -153,6 +156,7 @@ impl Fault {
         Fault::StrictPruning,
         Fault::UpdateBeforeCutoff,
         Fault::NoPruning,
+        Fault::NoLineAtCutoff,
         Fault::FailHard,
         Fault::NoPassNode,
         Fault::PassCostsNoDepth,
@@ -193,6 +197,7 @@ impl Fault {
             Fault::StrictPruning => "strict-pruning",
             Fault::UpdateBeforeCutoff => "update-before-cutoff",
             Fault::NoPruning => "no-pruning",
+            Fault::NoLineAtCutoff => "no-line-at-cutoff",
             Fault::FailHard => "fail-hard",
             Fault::NoPassNode => "no-pass-node",
             Fault::PassCostsNoDepth => "pass-costs-no-depth",
@@ -266,6 +271,7 @@ impl Fault {
             Fault::StrictPruning
             | Fault::UpdateBeforeCutoff
             | Fault::NoPruning
+            | Fault::NoLineAtCutoff
             | Fault::FailHard => alpha_beta,
             Fault::InputCr
             | Fault::OneDirectionFlips

@@ -258,7 +258,9 @@ impl Searcher<'_> {
                 };
                 if cut && !self.faults.has(Fault::NoPruning) {
                     let value = shown(v, alpha, beta);
-                    self.print(name, depth, value, alpha, beta)?;
+                    if !self.faults.has(Fault::NoLineAtCutoff) {
+                        self.print(name, depth, value, alpha, beta)?;
+                    }
                     return Ok(value);
                 }
                 if !update_first {

@@ -1,0 +1,78 @@
+//! `check` on students' real programs: every folder of `testcases/corpus/` holds a
+//! case (`input.txt`, `output.txt`), what a published solution wrote and the true cause found
+//! by reading it (`bug.txt`, `cause:` a mistake's name or `none`). This measures
+//! `check --input` on them and prints the accuracy table: the true cause named, an
+//! honest "not explained", or a wrong cause (the worst outcome; none is allowed).
+
+use std::fs;
+use std::path::Path;
+
+use reversi::format::cs561;
+use reversi::grader::check::check_with_input;
+use walkdir::WalkDir;
+
+#[derive(Default)]
+struct Tally {
+    right: Vec<String>,
+    honest: Vec<String>,
+    wrong: Vec<String>,
+}
+
+#[test]
+fn check_names_the_true_cause_or_says_it_cannot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus");
+    let mut tally = Tally::default();
+    for entry in WalkDir::new(&root)
+        .min_depth(1)
+        .max_depth(1)
+        .sort_by_file_name()
+    {
+        let dir = entry.unwrap().into_path();
+        if !dir.is_dir() {
+            continue;
+        }
+        let read = |name: &str| fs::read(dir.join(name)).unwrap();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let bug = String::from_utf8(read("bug.txt")).unwrap();
+        let cause = bug
+            .lines()
+            .find_map(|l| l.strip_prefix("cause: "))
+            .unwrap_or_else(|| panic!("{name}: bug.txt has no `cause:` line"))
+            .trim()
+            .to_string();
+        let problem = cs561::parse(&read("input.txt"), None).unwrap();
+        let report = check_with_input(
+            &read("output.txt"),
+            &read("actual.txt"),
+            false,
+            Some(&problem),
+        );
+        let named = report.difference.as_ref().and_then(|d| d.mistake).map(|m| {
+            serde_json::to_value(m)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_string()
+        });
+        let row = format!(
+            "{name}: true cause {cause}, check says {}",
+            named.as_deref().unwrap_or("not explained")
+        );
+        match named {
+            Some(named) if named == cause => tally.right.push(row),
+            None => tally.honest.push(row),
+            Some(_) => tally.wrong.push(row),
+        }
+    }
+    let total = tally.right.len() + tally.honest.len() + tally.wrong.len();
+    assert!(total > 0, "the corpus is empty");
+    println!("| outcome | differences |\n|---|---|");
+    println!("| true cause named | {} |", tally.right.len());
+    println!("| honest \"not explained\" | {} |", tally.honest.len());
+    println!("| wrong cause named | {} |", tally.wrong.len());
+    println!("| total | {total} |");
+    for row in tally.right.iter().chain(&tally.honest).chain(&tally.wrong) {
+        println!("  {row}");
+    }
+    assert!(tally.wrong.is_empty(), "wrong causes: {:#?}", tally.wrong);
+}

@@ -1,0 +1,237 @@
+//! Every sentence true: each claim about values that `check` makes in an explanation
+//! ("c3 = -3 <= alpha -3", "c4 is a MIN node and its value -3 <= alpha -3", "c4 (MIN)
+//! has value -3 <= alpha -3") holds in the expected tree at the node it names, over
+//! random positions, faults of the catalogue and deleted lines.
+
+mod common;
+
+use common::{board_text, playout};
+use proptest::prelude::*;
+use reversi::format::cs561::{self, Problem};
+use reversi::format::Style;
+use reversi::grader::check::{check, check_with_input, Report};
+use reversi::grader::log::{self, Entry, LOG_START};
+use reversi::grader::mutants::{self, Fault, Faults};
+
+/// A claim `name ... v OP bound b` read from an explanation.
+#[derive(Debug)]
+struct Claim {
+    /// The node the values are claimed of.
+    name: String,
+    /// A child whose value is claimed equal to `v` (the `c3 = -3` form).
+    child: Option<String>,
+    /// MIN (`<= alpha`) or MAX (`>= beta`), when the sentence says it.
+    kind: Option<String>,
+    value: i32,
+    bound: i32,
+    min: bool,
+}
+
+fn number(word: &str) -> Option<i32> {
+    log::parse_value(word.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ':' | '.')))
+}
+
+fn bare(word: &str) -> String {
+    word.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ':' | '.' | '`'))
+        .to_string()
+}
+
+/// The claims about values in a text.
+fn claims(text: &str, node: &str) -> Vec<Claim> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let last = node.rsplit(" > ").next().unwrap_or("").to_string();
+    let mut out = Vec::new();
+    for k in 1..words.len().saturating_sub(2) {
+        let min = match (words[k], bare(words[k + 1]).as_str()) {
+            ("<=", "alpha") => true,
+            (">=", "beta") => false,
+            _ => continue,
+        };
+        let (Some(value), Some(bound)) = (number(words[k - 1]), number(words[k + 2])) else {
+            continue;
+        };
+        let word = |i: Option<usize>| i.and_then(|i| words.get(i)).map(|w| bare(w));
+        let claim = if word(k.checked_sub(2)).as_deref() == Some("=") {
+            Claim {
+                name: last.clone(),
+                child: word(k.checked_sub(3)),
+                kind: None,
+                value,
+                bound,
+                min,
+            }
+        } else if word(k.checked_sub(2)).as_deref() == Some("value")
+            && word(k.checked_sub(3)).as_deref() == Some("its")
+        {
+            Claim {
+                name: word(k.checked_sub(9)).unwrap_or_default(),
+                child: None,
+                kind: word(k.checked_sub(6)),
+                value,
+                bound,
+                min,
+            }
+        } else if word(k.checked_sub(2)).as_deref() == Some("value")
+            && word(k.checked_sub(3)).as_deref() == Some("has")
+        {
+            Claim {
+                name: word(k.checked_sub(5)).unwrap_or_default(),
+                child: None,
+                kind: word(k.checked_sub(4)),
+                value,
+                bound,
+                min,
+            }
+        } else {
+            panic!("a value claim of an unknown form in: {text}");
+        };
+        out.push(claim);
+    }
+    out
+}
+
+/// Whether the expected log holds the claim: a print of the node (on the path of
+/// the difference) with that value and bound, of the kind the bound says, the
+/// inequality true, and the child's value that value.
+fn holds(claim: &Claim, expected: &[String], node: &str) -> bool {
+    let entries: Vec<Entry> = expected
+        .iter()
+        .skip(LOG_START)
+        .map(|l| Entry::parse(l))
+        .collect();
+    let path: Vec<&str> = node.split(" > ").collect();
+    (0..entries.len()).any(|i| {
+        let e = &entries[i];
+        let at = log::path_at(&entries, i);
+        let on_path = path.starts_with(&at) || at.starts_with(&path);
+        let bound = if claim.min { e.alpha() } else { e.beta() };
+        let kind_right = e.is_max() != claim.min
+            && claim
+                .kind
+                .as_deref()
+                .is_none_or(|k| k == if e.is_max() { "MAX" } else { "MIN" });
+        let true_inequality = if claim.min {
+            claim.value <= claim.bound
+        } else {
+            claim.value >= claim.bound
+        };
+        let child_right = claim.child.as_deref().is_none_or(|child| {
+            i > 0 && entries[i - 1].name == child && entries[i - 1].value() == Some(claim.value)
+        });
+        e.name == claim.name
+            && on_path
+            && e.value() == Some(claim.value)
+            && bound == Some(claim.bound)
+            && kind_right
+            && true_inequality
+            && child_right
+    })
+}
+
+fn check_claims(report: &Report, expected: &[u8]) -> Result<usize, TestCaseError> {
+    let Some(difference) = &report.difference else {
+        return Ok(0);
+    };
+    let node = difference.node.clone().unwrap_or_default();
+    let lines: Vec<String> = String::from_utf8_lossy(expected)
+        .split("\r\n")
+        .map(str::to_string)
+        .collect();
+    let mut texts = vec![difference.explanation.clone()];
+    texts.extend(report.candidates.iter().map(|c| c.evidence.clone()));
+    let mut count = 0;
+    for text in &texts {
+        for claim in claims(text, &node) {
+            prop_assert!(
+                holds(&claim, &lines, &node),
+                "{claim:?} is not true of the expected tree at {node}:\n{report}"
+            );
+            count += 1;
+        }
+    }
+    Ok(count)
+}
+
+/// The faults whose explanations speak of values at a cut-off.
+const FAULTS: [Fault; 6] = [
+    Fault::StrictPruning,
+    Fault::UpdateBeforeCutoff,
+    Fault::NoLineAtCutoff,
+    Fault::NoPruning,
+    Fault::FailHard,
+    Fault::ExpandsAtCutoffDepth,
+];
+
+fn problem(choices: &[u8], depth: u32, o: bool) -> Option<Problem> {
+    let board = playout(choices);
+    let input = format!(
+        "{}\n{depth}\n{}\n",
+        if o { 'O' } else { 'X' },
+        board_text(board.own, board.opp)
+    );
+    cs561::parse(input.as_bytes(), None).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_value_claim_holds_in_the_expected_tree(
+        choices in prop::collection::vec(any::<u8>(), 0..40),
+        depth in 1u32..4,
+        o in any::<bool>(),
+        fault in 0..FAULTS.len() + 1,
+        delete in any::<prop::sample::Index>(),
+    ) {
+        let Some(problem) = problem(&choices, depth, o) else { return Ok(()) };
+        let style = Style::default();
+        let Some(expected) = mutants::write(&problem, style, Faults::NONE, 3000) else {
+            return Ok(());
+        };
+        let actual = if fault < FAULTS.len() {
+            match mutants::write(&problem, style, Faults::one(FAULTS[fault]), 3000) {
+                Some(actual) => actual,
+                None => return Ok(()),
+            }
+        } else {
+            // One log line deleted.
+            let text = String::from_utf8(expected.clone()).unwrap();
+            let mut lines: Vec<&str> = text.split("\r\n").collect();
+            if lines.len() <= LOG_START + 1 {
+                return Ok(());
+            }
+            let at = LOG_START + 1 + delete.index(lines.len() - LOG_START - 1);
+            lines.remove(at);
+            lines.join("\r\n").into_bytes()
+        };
+        if actual == expected {
+            return Ok(());
+        }
+        check_claims(&check(&expected, &actual, false), &expected)?;
+        check_claims(&check_with_input(&expected, &actual, false, Some(&problem)), &expected)?;
+    }
+}
+
+#[test]
+fn the_claims_of_the_handouts_cutoff_are_read_and_hold() {
+    let root = format!(
+        "{}/testcases/handout/s2017-example",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let expected = std::fs::read(format!("{root}/output.txt")).unwrap();
+    let text = String::from_utf8(expected.clone()).unwrap();
+    let actual = text.replacen("c4,1,-3,-3,Infinity\r\n", "", 1);
+    let report = check(&expected, actual.as_bytes(), false);
+    assert_eq!(check_claims(&report, &expected).unwrap(), 1, "{report}");
+    let wrong = text.replacen(
+        "c4,1,-3,-3,Infinity\r\n",
+        "c4,1,-3,-3,-3\r\ne3,2,0,-3,-3\r\nc4,1,-3,-3,-3\r\n",
+        1,
+    );
+    let report = check(&expected, wrong.as_bytes(), false);
+    assert_eq!(check_claims(&report, &expected).unwrap(), 1, "{report}");
+    // A claim that is false of the tree is caught.
+    let lines: Vec<String> = text.split("\r\n").map(str::to_string).collect();
+    let false_claim = &claims("c4 (MIN) has value -3 <= alpha -5", "root > c4")[0];
+    assert!(!holds(false_claim, &lines, "root > c4"));
+}
