@@ -250,6 +250,20 @@ every_sandbox! {
 /// Runs `command` on the official cases under `mode`, shown `read_only`: all pass,
 /// and nothing of the runs stays behind.
 fn honest(mode: Mode, command: &str, read_only: &[&Path]) {
+    let (what, grading) = grade_honest(mode, command, read_only);
+    assert_eq!(
+        grading.code,
+        Some(0),
+        "{what}: {}{}",
+        grading.stdout,
+        grading.stderr
+    );
+    assert!(grading.stdout.ends_with("5 cases: 5 passed\n"));
+}
+
+/// `batch` of the official cases against `command` under `mode`, shown `read_only`,
+/// checked for traces left behind: what it did.
+fn grade_honest(mode: Mode, command: &str, read_only: &[&Path]) -> (String, sandboxed::Grading) {
     let _one = sandboxed::one_at_a_time();
     let world = World::new();
     let traces = sandboxed::Traces::now();
@@ -290,14 +304,7 @@ fn honest(mode: Mode, command: &str, read_only: &[&Path]) {
     let grading = grader(&world, &args, Launch::default());
     let what = format!("{command} ({mode:?})");
     sandboxed::nothing_stayed(&what, &world, &traces, &grading);
-    assert_eq!(
-        grading.code,
-        Some(0),
-        "{what}: {}{}",
-        grading.stdout,
-        grading.stderr
-    );
-    assert!(grading.stdout.ends_with("5 cases: 5 passed\n"));
+    (what, grading)
 }
 
 /// A submission folder holding `name` with `text`, readable by all (as an unpacked
@@ -345,14 +352,25 @@ every_sandbox! {
         }
         let dir = submission("hw.py", PYTHON);
         let program = dir.path().join("hw.py");
-        honest(
-            mode,
-            &format!(
-                "{}/bin/python2.7 {} {BIN}",
-                python.display(),
-                program.display()
-            ),
-            &[dir.path(), &python],
+        let command = format!(
+            "{}/bin/python2.7 {} {BIN}",
+            python.display(),
+            program.display()
+        );
+        let closed = python
+            .ancestors()
+            .any(|folder| fs::metadata(folder).is_ok_and(|m| m.permissions().mode() & 0o001 == 0));
+        if mode == Mode::Bubblewrap || !closed {
+            return honest(mode, &command, &[dir.path(), &python]);
+        }
+        // A separate user cannot reach a Python under a private home (pyenv's under
+        // /root): refused before any case, with the fix, rather than a crash per case.
+        let (what, grading) = grade_honest(mode, &command, &[dir.path(), &python]);
+        assert_eq!(grading.code, Some(2), "{what}: {}", grading.stderr);
+        assert!(
+            grading.stderr.contains("cannot reach this file") && grading.stderr.contains("chmod o+x"),
+            "{what}: {}",
+            grading.stderr
         );
     }
 }

@@ -57,6 +57,21 @@ pub enum PolicyError {
         /// How to show it to the program, if the sandbox hides it.
         show: String,
     },
+    /// With a separate user as the sandbox, a file the command names (an interpreter,
+    /// a program) that user cannot reach: every case would crash.
+    #[error(
+        "{path}: the programs run as a separate user, which cannot reach this file \
+         ({blocker} is mode {mode:o}), so every case would crash; let others through \
+         (chmod o+x {blocker}) or install it under /usr"
+    )]
+    UnreachableFile {
+        /// The file the command names.
+        path: String,
+        /// The folder (or the file) that keeps others out.
+        blocker: String,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// With a separate user as the sandbox, an expected output a run could read.
     #[error(
         "{path}: the programs run as a separate user and could read this expected \
@@ -146,6 +161,20 @@ pub fn refuse_hidden_submission(sandbox: &Sandbox, folder: &Path) -> Result<(), 
     Ok(())
 }
 
+/// What keeps other users from running the file `path`: the first folder above it
+/// (from the root down) that lets no other user through, or the file itself when
+/// others may neither read nor execute it; with its permission bits.
+fn closed_to_others(path: &Path) -> Option<(PathBuf, u32)> {
+    let canonical = fs::canonicalize(path).ok()?;
+    let mode = |p: &Path| fs::metadata(p).map_or(0, |m| m.mode() & 0o7777);
+    let mut above: Vec<&Path> = canonical.ancestors().skip(1).collect();
+    above.reverse();
+    if let Some(blocker) = above.into_iter().find(|p| mode(p) & 0o001 == 0) {
+        return Some((blocker.to_path_buf(), mode(blocker)));
+    }
+    (mode(&canonical) & 0o005 == 0).then(|| (canonical.clone(), mode(&canonical)))
+}
+
 /// Whether some run as a separate user could read `path`: every folder above it and
 /// the file itself open to it, through the bits for others, or those of an owner or
 /// group that is one of the separate users (each runs with its own group and no
@@ -213,6 +242,15 @@ pub fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<(), Polic
             return Err(PolicyError::NotShown {
                 path: path.display().to_string(),
             });
+        }
+        if sandbox.isolation() == Isolation::SeparateUser && path.is_file() {
+            if let Some((blocker, mode)) = closed_to_others(path) {
+                return Err(PolicyError::UnreachableFile {
+                    path: path.display().to_string(),
+                    blocker: blocker.display().to_string(),
+                    mode,
+                });
+            }
         }
     }
     Ok(())
