@@ -17,7 +17,7 @@ use std::os::linux::net::SocketAddrExt;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{SocketAddr, UnixListener};
 
-use sandboxed::{Attack, Launch, Mode};
+use sandboxed::{Attack, Launch, Mode, BIN};
 
 /// Asserts the attack got nothing it reported.
 fn got_nothing(outcome: &sandboxed::Outcome) {
@@ -229,5 +229,48 @@ every_sandbox! {
             .args(&["4242"])
             .run();
         rows_name(&outcome, ", hit the process limit (16, --processes)");
+    }
+}
+
+every_sandbox! {
+    /// A grader stopped by SIGTERM (as a platform's time limit stops it) kills the
+    /// running programs, reports them, and leaves nothing behind.
+    fn a_grader_ended_by_sigterm_leaves_nothing(mode) {
+        let _one = sandboxed::one_at_a_time();
+        let world = sandboxed::World::new();
+        let traces = sandboxed::Traces::now();
+        let cases = world.cases.display().to_string();
+        let mut args = vec!["batch", &cases, "--against", "sleep 4242", "-j", "2"];
+        args.extend(mode.flags());
+        let grading = std::thread::scope(|scope| {
+            let grader = scope.spawn(|| sandboxed::grader(&world, &args, Launch::default()));
+            // The grader, once both its programs have started.
+            let started = std::time::Instant::now();
+            let pid = loop {
+                assert!(started.elapsed().as_secs() < 30, "the grader did not start");
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                let sleepers = sandboxed::processes_where(|c| c == b"sleep\x004242\x00");
+                let graders = sandboxed::processes_where(|c| {
+                    c.starts_with(BIN.as_bytes()) && c.windows(cases.len()).any(|w| w == cases.as_bytes())
+                });
+                if sleepers.len() >= 2 {
+                    if let Some(pid) = graders.first() {
+                        break *pid;
+                    }
+                }
+            };
+            // SAFETY: kill(2) on the grader's pid, which is still running.
+            unsafe {
+                libc::kill(pid, libc::SIGTERM);
+            }
+            grader.join().unwrap()
+        });
+        sandboxed::nothing_stayed("sleep 4242 (SIGTERM)", &world, &traces, &grading);
+        assert_eq!(grading.code, Some(1), "{}{}", grading.stdout, grading.stderr);
+        assert!(
+            grading.stdout.ends_with("2 cases: 0 passed, 2 could not run\n"),
+            "{}",
+            grading.stdout
+        );
     }
 }

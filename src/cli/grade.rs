@@ -98,15 +98,6 @@ enum CompareArg {
     Lenient,
 }
 
-/// Ctrl-C: the running programs are killed and no more cases start.
-extern "C" fn on_interrupt(_: libc::c_int) {
-    sandbox::stop_all();
-    // SAFETY: signal(2) is async-signal-safe; a second Ctrl-C ends the grader.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-    }
-}
-
 /// The grading was interrupted: what was done is reported (exit 130).
 #[derive(Debug, thiserror::Error)]
 #[error("interrupted: {done} of {total} students graded; their reports are written")]
@@ -136,13 +127,7 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         Some(jobs) => usize::from(jobs),
         None => thread::available_parallelism().map_or(1, usize::from),
     };
-    // SAFETY: installs a handler that only stores to an atomic and calls signal.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
-    }
+    sandbox::stop_on_signals();
     let options = GradeOptions {
         cases: &class.cases,
         points: &class.points,

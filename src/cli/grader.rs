@@ -31,7 +31,7 @@ use crate::grader::replay::Position;
 use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
 use crate::output_file::{self, Durability};
 use crate::sandbox::policy::PolicyError;
-use crate::sandbox::SandboxError;
+use crate::sandbox::{self, SandboxError};
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -382,6 +382,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     let runner = match &args.against {
         Some(command) => {
             let sandbox = args.sandbox.sandbox(args.timeout)?;
+            sandbox::stop_on_signals();
             Runner::program(command, sandbox, &args.dir, &cases)?
         }
         None => Runner::Solver(&SolverFlags),
@@ -395,7 +396,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         lenient: args.lenient,
         jobs,
         keep: args.keep.clone(),
-        stop: None,
+        stop: Some(sandbox::stop_flag()),
     };
     let mut progress = Progress::new();
     let mut rows: Result<()> = Ok(());

@@ -187,7 +187,7 @@ pub enum Verdict {
     OutputTooLarge,
     /// The case could not be run (unreadable files, a bad input or `args` file).
     Error,
-    /// The grader was interrupted (Ctrl-C) while the case ran.
+    /// The grader was interrupted (Ctrl-C, SIGTERM or SIGHUP) while the case ran.
     Interrupted,
 }
 
@@ -619,7 +619,7 @@ fn run_program(
         Ending::Stopped => {
             return failed(
                 Verdict::Interrupted,
-                "interrupted (Ctrl-C): every process of the run was killed".into(),
+                "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run was killed".into(),
             )
         }
         Ending::Exited(0) => {}

@@ -539,6 +539,20 @@ pub fn leftovers(world: &World) -> Vec<String> {
     left
 }
 
+/// The processes whose command line (arguments joined by NUL, as in
+/// `/proc/PID/cmdline`) `matches`.
+pub fn processes_where(matches: impl Fn(&[u8]) -> bool) -> Vec<i32> {
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_string_lossy().parse::<i32>().ok()?;
+            let cmdline = fs::read(entry.path().join("cmdline")).ok()?;
+            matches(&cmdline).then_some(pid)
+        })
+        .collect()
+}
+
 /// The cgroups of the grader `pid` still there.
 pub fn cgroups_left(pid: u32) -> Vec<PathBuf> {
     [
