@@ -13,7 +13,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use sandboxed::{grader, hostile, Launch, Mode, Traces, World, BIN};
+use sandboxed::{grader, hostile, Attack, Launch, Mode, Traces, World, BIN};
 use walkdir::WalkDir;
 
 /// Every file under `dir` with its bytes.
@@ -119,5 +119,47 @@ every_sandbox! {
                 assert!(!text.contains(secret.as_str()), "{what}: {secret} shown: {text}");
             }
         }
+    }
+}
+
+/// The grader installed under `/usr` for the length of a test, removed after it.
+struct Installed {
+    folder: PathBuf,
+    binary: PathBuf,
+}
+
+impl Installed {
+    fn new(mode: Mode) -> Installed {
+        let folder = PathBuf::from(format!(
+            "/usr/local/lib/reversi-hostile-{}-{mode:?}",
+            std::process::id()
+        ));
+        fs::create_dir_all(&folder).unwrap();
+        let binary = folder.join("reversi");
+        fs::copy(BIN, &binary).unwrap();
+        Installed { folder, binary }
+    }
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.folder);
+    }
+}
+
+every_sandbox! {
+    /// A grader installed under /usr (where every run sees the system folders) is
+    /// out of reach all the same: a program can neither run it to write the expected
+    /// output nor copy it.
+    fn the_grader_installed_under_usr_cannot_be_run(mode) {
+        let installed = Installed::new(mode);
+        let binary = installed.binary.display().to_string();
+        Attack::new("run_grader.sh", mode, "NO OUTPUT")
+            .args(&[&binary])
+            .launch(Launch {
+                binary: Some(installed.binary.clone()),
+                ..Launch::default()
+            })
+            .run();
     }
 }

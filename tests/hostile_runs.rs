@@ -89,11 +89,12 @@ every_sandbox! {
 }
 
 every_sandbox! {
-    /// Files in /tmp, /var/tmp, /dev/shm, 20,000 files in TMPDIR and SysV IPC objects
+    /// Files in /tmp, /var/tmp, /dev/shm, 5,000 files in TMPDIR and SysV IPC objects
     /// left by a run are gone (or were never shared) before the next run, which finds
     /// none.
     fn nothing_passes_from_one_run_to_the_next(mode) {
-        // 20,000 small files take seconds on a slow disk: the time is not the point.
+        // Each file a user other than root makes costs this machine's disk about 0.5 ms
+        // (ext4 with a strict reserve): the time is not the point.
         let outcome = Attack::new("between_runs.py", mode, "FAIL")
             .keep()
             .flags(&["--timeout", "20"])
@@ -194,7 +195,14 @@ every_sandbox! {
                 ..Launch::default()
             })
             .run();
-        assert!(outcome.grading.stderr.is_empty(), "{}", outcome.grading.stderr);
+        // Nothing but the note that a container's grader falls back to a separate user.
+        let said: Vec<&str> = outcome
+            .grading
+            .stderr
+            .lines()
+            .filter(|line| !line.starts_with("reversi: note: bubblewrap cannot work here"))
+            .collect();
+        assert!(said.is_empty(), "{}", outcome.grading.stderr);
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use landlock::{
@@ -230,6 +230,41 @@ pub struct Reach {
     pub write: Vec<PathBuf>,
     /// Device files a program may read, write and ioctl (`/dev/null` and friends).
     pub devices: Vec<PathBuf>,
+}
+
+/// The folder `top` as rules that reach everything beneath it but `hidden`: where
+/// `hidden` lies under `top`, each folder on the way down is replaced by its other
+/// entries (Landlock can only allow, never carve a path out of what it allows).
+pub fn beneath_all_but(top: &Path, hidden: &Path) -> Vec<PathBuf> {
+    let Ok(top) = top.canonicalize() else {
+        return Vec::new();
+    };
+    if !hidden.starts_with(&top) || hidden == top {
+        return vec![top];
+    }
+    let mut rules = Vec::new();
+    let mut here = top;
+    while here != hidden {
+        let Some(next) = hidden
+            .strip_prefix(&here)
+            .ok()
+            .and_then(|rest| rest.components().next())
+            .map(|step| here.join(step))
+        else {
+            break;
+        };
+        let entries = std::fs::read_dir(&here).into_iter().flatten().flatten();
+        // Links are left out: a rule on one would stand for its target, which may be
+        // `hidden`; those leading elsewhere reach a target that has a rule of its own.
+        rules.extend(
+            entries
+                .filter(|e| e.file_type().is_ok_and(|t| !t.is_symlink()))
+                .map(|e| e.path())
+                .filter(|path| *path != next),
+        );
+        here = next;
+    }
+    rules
 }
 
 /// The devices every program may use.

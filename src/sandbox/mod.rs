@@ -528,6 +528,10 @@ impl Sandbox {
         for path in &self.read_only {
             bwrap.arg("--ro-bind").arg(path).arg(path);
         }
+        if let Some(grader) = self.hidden_grader() {
+            // An empty device in its place: nothing to read or run.
+            bwrap.arg("--ro-bind").arg("/dev/null").arg(grader);
+        }
         bwrap
             .arg("--bind")
             .arg(folder.path().join("work"))
@@ -540,16 +544,42 @@ impl Sandbox {
         bwrap
     }
 
+    /// The grader's own binary, where the system folders a run sees would show it (an
+    /// install under `/usr`) and no path shown with `--read-only` does: a run must not
+    /// read it, or run it to write the expected output.
+    fn hidden_grader(&self) -> Option<PathBuf> {
+        let grader = std::env::current_exe().ok()?.canonicalize().ok()?;
+        let system = ["/usr"]
+            .iter()
+            .chain(SYSTEM_LINKS)
+            .any(|top| fs::canonicalize(top).is_ok_and(|top| grader.starts_with(top)));
+        let shown = self.read_only.iter().any(|path| grader.starts_with(path));
+        (system && !shown).then_some(grader)
+    }
+
     /// What a separate user's Landlock ruleset lets a run in `folder` reach: read the
     /// system folders, the `/etc` files bubblewrap shows, `/proc`, `/sys` and the
     /// paths shown; write its work folder and its temporary folder.
     fn reach(&self, folder: &CaseFolder) -> confine::Reach {
-        let mut read: Vec<PathBuf> = ["/usr", "/proc", "/sys", "/etc/passwd", "/etc/group"]
+        // The links into /usr (merged systems) need no rule of their own: a rule on a
+        // link would stand for its target, the grader's binary included.
+        let system = SYSTEM_LINKS
             .iter()
-            .chain(SYSTEM_LINKS)
-            .chain(ETC_FILES)
-            .map(PathBuf::from)
+            .filter(|top| fs::symlink_metadata(top).is_ok_and(|m| m.is_dir()));
+        let mut read: Vec<PathBuf> = ["/usr"]
+            .iter()
+            .chain(system)
+            .flat_map(|top| match self.hidden_grader() {
+                Some(grader) => confine::beneath_all_but(Path::new(top), &grader),
+                None => vec![PathBuf::from(top)],
+            })
             .collect();
+        read.extend(
+            ["/proc", "/sys", "/etc/passwd", "/etc/group"]
+                .iter()
+                .chain(ETC_FILES)
+                .map(PathBuf::from),
+        );
         read.extend(java_configuration());
         read.extend(self.read_only.iter().cloned());
         confine::Reach {
@@ -559,10 +589,11 @@ impl Sandbox {
         }
     }
 
-    /// Notes in `sampled` the limits that the separate user `uid` is at now: its
-    /// rlimits refuse before a cgroup counts, so what they see tells.
-    fn sample(&self, uid: Option<libc::uid_t>, sampled: &mut Exhausted) {
-        if let Some(uid) = uid {
+    /// Notes in `sampled` the limits that the separate user `uid` is at now, where no
+    /// cgroup counts for it (`counted`): its rlimits alone refuse then, and only what
+    /// they see tells.
+    fn sample(&self, uid: Option<libc::uid_t>, counted: bool, sampled: &mut Exhausted) {
+        if let (Some(uid), false) = (uid, counted) {
             let usage = usage_of(uid);
             sampled.processes |= usage.tasks >= self.limits.processes;
             sampled.memory |= usage.largest_data >= self.limits.memory / 10 * 9;
@@ -644,12 +675,13 @@ impl Sandbox {
         drop(joins);
         drop(filters);
         let mut sampled = Exhausted::default();
+        let counted = cgroup.as_ref().is_some_and(|c| c.memory_events.is_some());
         let ending = loop {
             let left = self.limits.wall.saturating_sub(started.elapsed());
             if let Some(status) = child.wait_timeout(left.min(Duration::from_millis(50)))? {
                 break ending_of(status);
             }
-            self.sample(uid, &mut sampled);
+            self.sample(uid, counted, &mut sampled);
             let stopped = STOP.load(Ordering::SeqCst);
             if stopped || started.elapsed() >= self.limits.wall {
                 // SAFETY: kill(2) on the child's own process group (it made a session
@@ -667,7 +699,7 @@ impl Sandbox {
         };
         let seconds = started.elapsed().as_secs_f64();
         // What the program left running when it ended counts too.
-        self.sample(uid, &mut sampled);
+        self.sample(uid, counted, &mut sampled);
         if let Some(uid) = uid {
             // What is left (unreaped zombies) keeps the user from the next lease.
             kill_every_process_of(uid);

@@ -194,6 +194,8 @@ pub struct Launch {
     pub fds: Vec<(OwnedFd, i32)>,
     /// The grader's RLIMIT_NOFILE.
     pub open_files: Option<u64>,
+    /// The grader's binary (else the one cargo built).
+    pub binary: Option<PathBuf>,
 }
 
 /// The pipes between a grader that enters a user namespace of its own (in `pre_exec`)
@@ -299,7 +301,7 @@ fn peak_kib(pid: u32) -> Option<u64> {
 /// Runs `reversi` with `args`, HOME and TMPDIR of `world`, started as `launch` says,
 /// watching its memory.
 pub fn grader(world: &World, args: &[&str], launch: Launch) -> Grading {
-    let mut command = Command::new(BIN);
+    let mut command = Command::new(launch.binary.as_deref().unwrap_or(Path::new(BIN)));
     command
         .args(args)
         .env("HOME", &world.home)

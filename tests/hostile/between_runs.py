@@ -1,5 +1,5 @@
 # Leaves traces for the next run and looks for an earlier run's: 4 MiB files in
-# /tmp, /var/tmp and /dev/shm, 20,000 small files in its TMPDIR, SysV shared memory,
+# /tmp, /var/tmp and /dev/shm, 5,000 small files in its TMPDIR, SysV shared memory,
 # a message queue and a semaphore set under a fixed key (python3 ctypes) and with
 # ipcmk; the next run (the second case) reads what it finds. Writes what it got
 # ("got: ...") into output.txt.
@@ -50,7 +50,7 @@ for folder in ["/tmp", "/var/tmp", "/dev/shm"]:
 tmpdir = os.environ.get("TMPDIR", "/tmp")
 made = 0
 try:
-    for i in range(20000):
+    for i in range(5000):
         with open("%s/hostile-small-%d" % (tmpdir, i), "w") as f:
             f.write("x")
         made += 1
