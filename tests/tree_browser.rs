@@ -309,7 +309,7 @@ fn the_handout_example_explains_its_cut_offs_and_steps_through_its_log() {
         let status = text(&client, "#step-status").await;
         assert!(
             status.starts_with("line 13 (4 of 29): d3,1,-3,-Infinity,-3")
-                && status.ends_with("back at root > d3: v ∞ → -3, β ∞ → -3"),
+                && status.contains("back at root > d3: v ∞ → -3, β ∞ → -3 — "),
             "{status}"
         );
         let d3 = node_at(&tree, "root > d3");
@@ -531,6 +531,106 @@ fn a_log_past_the_node_limit_says_what_it_shows_and_how_to_narrow_it() {
         assert!(
             notes[0].starts_with("Focused on root > f5 > f4"),
             "{notes:?}"
+        );
+    });
+}
+
+/// Steps from the log's first line to the `index`-th (0-based) with the `n` key.
+async fn step_to(client: &Client, index: usize) {
+    click(client, "#step-first").await;
+    press_text(client, &"n".repeat(index)).await;
+}
+
+async fn press_text(client: &Client, keys: &str) {
+    if keys.is_empty() {
+        return;
+    }
+    let tree = client.find(Locator::Id("tree")).await.unwrap();
+    tree.send_keys(keys).await.unwrap();
+}
+
+#[test]
+fn stepping_shows_the_state_after_the_line_and_no_later_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let url = page(dir.path(), "steps", &[&input]);
+    let (tree, _) = tree_of(&case("handout/s2017-example/input.txt"), None);
+    let c4 = node_at(&tree, "root > c4");
+    let c4_c3 = node_at(&tree, "root > c4 > c3");
+    let f5 = node_at(&tree, "root > f5");
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        // Line 20 (the 11th line of the log): c4's c3 has just returned, c4 has not
+        // printed its line after it: nothing says it cuts off.
+        step_to(&client, 10).await;
+        let status = text(&client, "#step-status").await;
+        assert!(
+            status.starts_with("line 20 (11 of 29): c3,2,-3,-3,Infinity"),
+            "{status}"
+        );
+        assert!(!status.contains("cut-off"), "{status}");
+        assert!(texts(&client, ".row.cutrow").await.is_empty());
+        assert!(texts(&client, ".row.skip").await.is_empty());
+        assert!(texts(&client, ".badge.cut, .badge.cause").await.is_empty());
+        let c4_text = text(&client, &row(c4)).await;
+        assert!(c4_text.ends_with("#6line 19"), "{c4_text}");
+        // A node the log has not reached says only that.
+        let f5_text = text(&client, &row(f5)).await;
+        assert!(f5_text.ends_with("f5MINnot visited yet"), "{f5_text}");
+        screenshot(&client, "step-line-20").await;
+        // Line 21: c4 prints -3 <= alpha -3, the cut-off, and says so.
+        press_text(&client, "n").await;
+        let why = text(&client, "#step-why").await;
+        assert_eq!(
+            why,
+            "c3 returned -3; v = min(∞, -3) = -3; v -3 <= α -3: cut-off, e3 and c5 are not \
+             searched; α, β unchanged: it returns -3"
+        );
+        assert_eq!(
+            texts(&client, ".row.cutrow .text").await,
+            ["✂ c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched"]
+        );
+        assert_eq!(texts(&client, ".row.skip .name").await, ["e3", "c5"]);
+        assert_eq!(
+            texts(&client, &format!("{} .badge", row(c4_c3))).await,
+            ["✂ caused the cut-off"]
+        );
+        screenshot(&client, "step-line-21").await;
+        // Every alpha/beta update is explained at its line: the root after d3.
+        step_to(&client, 8).await;
+        assert_eq!(
+            text(&client, "#step-why").await,
+            "d3 returned -3; v = max(-∞, -3) = -3; α = max(-∞, -3) = -3"
+        );
+        // ... and in the panel, beside each line the node printed so far.
+        assert_eq!(
+            texts(&client, "#detail table.prints td.why").await,
+            [
+                "the root: v starts at -∞, α -∞, β ∞",
+                "d3 returned -3; v = max(-∞, -3) = -3; α = max(-∞, -3) = -3"
+            ]
+        );
+        // A node entered gets its window from its parent.
+        step_to(&client, 1).await;
+        assert_eq!(
+            text(&client, "#step-why").await,
+            "enters: v starts at ∞ (MIN); α -∞, β ∞ passed down from root"
+        );
+        // After the end, the n key starts again, like the next button.
+        click(&client, "#step-last").await;
+        assert_eq!(texts(&client, ".row.cutrow").await.len(), 3);
+        press_text(&client, "n").await;
+        assert!(text(&client, "#step-status")
+            .await
+            .starts_with("line 10 (1 of 29)"));
+        // The key to the discs, and the status in plain words.
+        let legend = text(&client, ".legend").await;
+        assert!(legend.contains("X: black discs") && legend.contains("O: white discs"));
+        assert!(legend.contains("X to move at the root: MAX"), "{legend}");
+        assert_eq!(
+            text(&client, "#status").await,
+            "This page holds 15 of the log's 15 nodes (29 log lines). Opened as now, the tree \
+             has 15 rows (nodes, cut-offs, moves not searched); the 15 near the view are drawn."
         );
     });
 }

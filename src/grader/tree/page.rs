@@ -333,11 +333,11 @@ pub fn html(tree: &Tree, root: Option<Position>, text: &PageText) -> String {
 <span class="group">step through the log: <button id="step-first" title="the log's first line">start</button><button id="step-back" title="the line before (p)">◀ back</button><button id="step-next" title="the next line (n)">next ▶</button><button id="step-last" title="the whole log">end</button> <span id="step-status"></span></span>
 <span class="group"><button id="expand-all">expand all</button><button id="collapse-all">collapse all</button></span>
 </div>
-<div class="legend"><span class="key chosen">chosen line</span><span class="key max">MAX</span><span class="key min">MIN</span><span class="key cause">caused a cut-off</span><span class="key skipped">not searched</span><span>v, α, β as last printed; #N the order of the visit; lines: every log line the node printed. Keys: ↑ ↓ move, → open, ← close, n / p step, / search.</span></div>
+<div class="legend"><span class="key disc-x">X: black discs</span><span class="key disc-o">O: white discs</span>{to_move}<span class="key chosen">chosen line</span><span class="key max">MAX</span><span class="key min">MIN</span><span class="key cause">caused a cut-off</span><span class="key skipped">not searched</span><span>v, α, β as last printed; #N the order of the visit; lines: every log line the node printed. Keys: ↑ ↓ move, → open, ← close, n / p step, / search.</span></div>
 <div id="status"></div>
 </header>
 <main>
-<div id="tree" tabindex="0"><div id="canvas"></div></div>
+<div id="pane"><div id="pathbar"></div><div id="tree" tabindex="0"><div id="canvas"></div></div></div>
 <aside id="detail">{boards}</aside>
 </main>
 <script type="application/json" id="data">{data}</script>
@@ -346,6 +346,10 @@ pub fn html(tree: &Tree, root: Option<Position>, text: &PageText) -> String {
 </html>
 "#,
         title = escape(&text.title),
+        to_move = root.map_or(String::new(), |r| format!(
+            "<span>{} to move at the root: MAX</span>",
+            char::from(r.player.symbol())
+        )),
         data = data(tree, root, text.comparison.as_ref()),
     )
 }
