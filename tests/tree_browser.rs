@@ -634,3 +634,146 @@ fn stepping_shows_the_state_after_the_line_and_no_later_one() {
         );
     });
 }
+
+/// Whether the box of the row matching `css` lies inside the tree's view.
+async fn in_view(client: &Client, css: &str) -> bool {
+    let script = format!(
+        "const e = document.querySelector({}); if (!e) return false; \
+         const r = e.querySelector('.box').getBoundingClientRect(); \
+         const t = document.getElementById('tree').getBoundingClientRect(); \
+         return r.top >= t.top && r.bottom <= t.bottom",
+        json!(css)
+    );
+    js(client, &script).await == json!(true)
+}
+
+#[test]
+fn a_students_tree_is_drawn_against_ours_node_by_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    // Strict pruning: e3 and c5 searched after c4's cut-off.
+    let strict = case_path("handout/students/strict-pruning.txt");
+    let late = page(dir.path(), "late", &[&input, "--log", &strict]);
+    // Pruned too early: d3 stops after c3, so e3 and c5 are missing.
+    let ours = case("handout/s2017-example/output.txt");
+    let lines: Vec<&str> = ours.split("\r\n").collect();
+    let early: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !(13..=16).contains(&i))
+        .map(|(_, l)| *l)
+        .collect();
+    assert_eq!(
+        &lines[13..=16],
+        [
+            "e3,2,0,-Infinity,-3",
+            "d3,1,-3,-Infinity,-3",
+            "c5,2,0,-Infinity,-3",
+            "d3,1,-3,-Infinity,-3"
+        ]
+    );
+    let log = dir.path().join("early.txt");
+    fs::write(&log, early.join("\r\n")).unwrap();
+    let early = page(
+        dir.path(),
+        "early",
+        &[&input, "--log", log.to_str().unwrap()],
+    );
+    let (tree, _) = tree_of(
+        &case("handout/s2017-example/input.txt"),
+        Some(&case("handout/students/strict-pruning.txt")),
+    );
+    let c4 = node_at(&tree, "root > c4");
+    in_chromium(|client| async move {
+        client.goto(&late).await.unwrap();
+        screenshot(&client, "diff-late").await;
+        assert!(text(&client, "#diff-summary")
+            .await
+            .starts_with("Your tree against ours, node by node: 0 only in ours (missing from yours, green), 2 only in yours (extra, purple), 3 in both"));
+        assert_eq!(texts(&client, ".row.extra .name").await, ["e3", "c5"]);
+        assert_eq!(
+            texts(&client, ".row.changed .name").await,
+            ["c4", "f5", "e6"]
+        );
+        // At c4, our cut-off beside the student's.
+        let cut_rows = texts(&client, ".row.cutrow .text").await;
+        assert_eq!(
+            cut_rows[..2],
+            [
+                "ours: ✂ c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched",
+                "yours: ✂ c5 returned 0, so v = -3 <= alpha -3 at this MIN node: c5 was its last move, so none was skipped"
+            ]
+        );
+        // The difference is selected, in view, its explanation beside it.
+        assert_eq!(selected(&client).await, c4);
+        assert!(in_view(&client, ".row.differs").await);
+        assert!(text(&client, "#detail .compare .explain")
+            .await
+            .starts_with("Line 21 differs (pruning too late"));
+        client.goto(&early).await.unwrap();
+        screenshot(&client, "diff-early").await;
+        assert_eq!(texts(&client, ".row.missing .name").await, ["e3", "c5"]);
+        let missing = texts(&client, ".row.missing").await;
+        assert!(
+            missing[0].contains("only in ours: your log never visits it")
+                && missing[0].contains("ours prints e3,2,0,-Infinity,-3"),
+            "{missing:?}"
+        );
+        // The check explanation does not ask for the input the page was made with.
+        let explained = text(&client, "#detail").await;
+        assert!(!explained.contains("--input"), "{explained}");
+    });
+}
+
+#[test]
+fn a_deep_log_wrong_far_down_opens_with_the_difference_in_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = case("handout/s2017-example/input.txt").replacen("\r\n2\r\n", "\r\n6\r\n", 1);
+    let input = dir.path().join("input.txt");
+    fs::write(&input, &start).unwrap();
+    let problem = cs561::parse(start.as_bytes(), None).unwrap();
+    let ours = String::from_utf8(reversi::grader::batch::solve_problem(
+        &problem,
+        Default::default(),
+    ))
+    .unwrap();
+    // Line 1512 of the file gets another value.
+    let mut lines: Vec<String> = ours.split("\r\n").map(str::to_string).collect();
+    let mut fields: Vec<String> = lines[1511].split(',').map(str::to_string).collect();
+    let value: i64 = fields[2].parse().unwrap_or(0);
+    fields[2] = (value + 100).to_string();
+    lines[1511] = fields.join(",");
+    let log = dir.path().join("student.txt");
+    fs::write(&log, lines.join("\r\n")).unwrap();
+    let url = page(
+        dir.path(),
+        "deep",
+        &[input.to_str().unwrap(), "--log", log.to_str().unwrap()],
+    );
+    let (tree, _) = tree_of(&start, Some(&lines.join("\r\n")));
+    let node = tree.prints.iter().find(|p| p.line == 1512).unwrap().node;
+    let path = tree.path_text(node);
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        screenshot(&client, "deep-difference").await;
+        let heading = text(&client, "#difference").await;
+        assert!(
+            heading.starts_with(&format!(
+                "First difference from our output: line 1512, at {path}"
+            )),
+            "{heading}"
+        );
+        assert_eq!(selected(&client).await, node);
+        assert!(
+            in_view(&client, ".row.differs").await,
+            "the difference is on screen"
+        );
+        assert_eq!(text(&client, "#detail h2").await, path);
+        assert!(text(&client, "#detail .compare .explain")
+            .await
+            .starts_with("Line 1512 differs"));
+        // The path of the rows on top stays above the tree.
+        let bar = text(&client, "#pathbar").await;
+        assert!(bar.starts_with("in root"), "{bar}");
+    });
+}

@@ -28,6 +28,7 @@ use crate::grader::mutants::Fault;
 use crate::grader::platform::junit;
 use crate::grader::printable::{printable, printable_json, terminal_text};
 use crate::grader::replay::Position;
+use crate::grader::tree::diff::Diff;
 use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
 use crate::output_file::{self, Durability};
 use crate::sandbox::policy::PolicyError;
@@ -722,6 +723,7 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
     let mut comparison = None;
+    let mut ours = None;
     if let (Some(_), Some(problem), Some(root)) = (&args.log, &problem, root) {
         if !check::log_fits_input(root, picture::log_entries(&text)) {
             warnings.push(format!(
@@ -730,7 +732,11 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
                 check::input_does_not_fit("this log")
             ));
         }
-        let report = check::check_with_input(&solve(problem), &output, false, Some(problem));
+        let expected = solve(problem);
+        let report = check::check_with_input(&expected, &output, false, Some(problem));
+        if report.difference.is_some() {
+            ours = Some(expected);
+        }
         match report.difference {
             None => notes.push("Identical to our output.".to_string()),
             Some(d) => match d.line {
@@ -773,11 +779,19 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         }
         return print_out(&drawn.outline());
     }
+    // The student's tree against ours, node by node, marked on the page.
+    let diff = ours.map(|ours| {
+        let changes = check::tree_changes(&ours, &output);
+        let ours = String::from_utf8_lossy(&ours);
+        let our_tree = Tree::from_output(&ours, root, &limits).ok();
+        Diff::new(&drawn, our_tree.as_ref(), &changes)
+    });
     let page_text = page::PageText {
         title,
         notes,
         warnings,
         comparison,
+        diff,
     };
     let html = page::html(&drawn, root, &page_text);
     if args.output == Path::new("-") {

@@ -8,6 +8,7 @@
 //! first, the nodes down to a depth, or one node with the path to it) and count the
 //! rest on the nearest node kept.
 
+pub mod diff;
 pub mod page;
 
 use std::fmt::Write as _;

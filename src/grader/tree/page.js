@@ -62,6 +62,19 @@
     if (byNode >= 0) causeOf.set(byNode, node);
   }
 
+  // With a student's log and the input: the student's tree against ours.
+  const diff = D.diff;
+  const extra = new Uint8Array(N), changedNotes = new Map(), missingUnder = new Map(), ourCut = new Map();
+  if (diff) {
+    for (const n of diff.extra) extra[n] = 1;
+    for (const [n, notes] of diff.notes) changedNotes.set(n, notes);
+    diff.missing.forEach(([under], i) => {
+      if (!missingUnder.has(under)) missingUnder.set(under, []);
+      missingUnder.get(under).push(i);
+    });
+    for (const [n, text] of diff.ourCuts) ourCut.set(n, text);
+  }
+
   const name = (n) => S[nameOf[n]];
   const plural = (count, one, many) => count + " " + (count === 1 ? one : many);
   const fieldsOf = (p) => S[printFields[p]].split(",");
@@ -167,8 +180,12 @@
       let text = "v " + short(f[0]) + (isMax(n) ? " >= β " + short(f[2]) : " <= α " + short(f[1])) + ": cut-off";
       const cut = cuts.get(n);
       if (cut && lastPrint(n) === p) text += ", " + skippedText(cut);
+      else if (lastPrint(n) !== p) text += ", yet the log goes on to another child";
       said.push(text);
-      if (was[1] !== f[1] || was[2] !== f[2]) said.push("α, β changed at the cut-off (α " + short(was[1]) + " → " + short(f[1]) + ", β " + short(was[2]) + " → " + short(f[2]) + "): a node that prunes prints them unchanged");
+      const moved = [];
+      if (was[1] !== f[1]) moved.push("α " + short(was[1]) + " → " + short(f[1]));
+      if (was[2] !== f[2]) moved.push("β " + short(was[2]) + " → " + short(f[2]));
+      if (moved.length) said.push(moved.join(", ") + " at the cut-off: a node that prunes prints α and β unchanged");
       else said.push("α, β unchanged: it returns " + short(f[0]));
       return said;
     }
@@ -203,16 +220,20 @@
   // Which nodes are open, and the rows that shows: a node, or below an open node
   // after its children, its cut-off, each move it skipped, and the count of nodes
   // not kept.
-  const NODE = 0, CUT = 1, SKIP = 2, HIDDEN = 3;
+  const NODE = 0, CUT = 1, SKIP = 2, HIDDEN = 3, MISSING = 4, OURCUT = 5;
+  // Our nodes missing under n, and our other cut-off there: shown once n is done.
+  const missingShown = (n) => missingUnder.has(n) && lastPrint(n) <= step;
+  const ourCutShown = (n) => ourCut.has(n) && lastPrint(n) <= step;
+  const missingNames = (n) => (missingUnder.has(n) ? missingUnder.get(n).map((i) => diff.missing[i][1]) : []);
   const open = new Uint8Array(N);
-  const hasRows = (n) => childCount(n) > 0 || cutKnown(n) || hidden.has(n);
+  const hasRows = (n) => childCount(n) > 0 || cutKnown(n) || hidden.has(n) || missingShown(n) || ourCutShown(n);
   let rowCount = 0, deepestRow = 0;
   let rowKind = new Uint8Array(0), rowRef = new Int32Array(0), rowExtra = new Int32Array(0);
   const rowOf = new Int32Array(N);
   function flatten() {
     let capacity = N + 1;
     for (const [, cut] of cuts) capacity += 1 + (cut.skipped ? cut.skipped.length : 0);
-    capacity += hidden.size;
+    capacity += hidden.size + (diff ? diff.missing.length + diff.ourCuts.length : 0);
     if (rowKind.length < capacity) {
       rowKind = new Uint8Array(capacity); rowRef = new Int32Array(capacity); rowExtra = new Int32Array(capacity);
     }
@@ -229,10 +250,14 @@
         }
       } else {
         const n = -item - 1;
+        if (missingShown(n)) for (const i of missingUnder.get(n)) { rowKind[count] = MISSING; rowRef[count] = n; rowExtra[count] = i; count++; }
+        if (ourCutShown(n)) { rowKind[count] = OURCUT; rowRef[count] = n; count++; }
         const cut = cutKnown(n) ? cuts.get(n) : undefined;
         if (cut) {
           rowKind[count] = CUT; rowRef[count] = n; count++;
+          const ours = missingNames(n);
           for (let k = 0; cut.skipped && k < cut.skipped.length; k++) {
+            if (ours.includes(cut.skipped[k])) continue;
             rowKind[count] = SKIP; rowRef[count] = n; rowExtra[count] = k; count++;
           }
         }
@@ -248,7 +273,7 @@
   function continues(n) {
     const p = parent[n];
     if (p < 0) return false;
-    return children[childStart[p + 1] - 1] !== n || cutKnown(p) || hidden.has(p);
+    return children[childStart[p + 1] - 1] !== n || cutKnown(p) || hidden.has(p) || missingShown(p) || ourCutShown(p);
   }
 
   const tree = document.getElementById("tree");
@@ -340,6 +365,8 @@
     if (cutKnown(n)) box.appendChild(el("span", "badge cut", "✂ cut-off"));
     if (cause) box.appendChild(el("span", "badge cause", "✂ caused the cut-off"));
     if (illegal.has(n)) box.appendChild(el("span", "badge illegal", "not a legal move"));
+    if (extra[n]) { row.classList.add("extra"); box.appendChild(el("span", "badge extra", "only in yours: ours does not visit it")); }
+    if (changedNotes.has(n)) { row.classList.add("changed"); box.appendChild(el("span", "badge changed", "differs from ours")); }
     if (!open[n] && hidden.has(n)) box.appendChild(el("span", "badge more", "+" + hidden.get(n) + " not drawn"));
     if (n === D.differs && D.comparison) box.appendChild(comparisonInline());
     row.appendChild(box);
@@ -358,14 +385,26 @@
   function pseudoRow(r, top) {
     const n = rowRef[r], level = depth[n] + 1;
     const kindOfRow = rowKind[r];
-    const row = el("div", "row " + ["", "cutrow", "skip", "hidden"][kindOfRow]);
+    const row = el("div", "row " + ["", "cutrow", "skip", "hidden", "missing", "cutrow ours"][kindOfRow]);
     row.style.top = top + "px";
     row.dataset.parent = n;
     const last = r + 1 >= rowCount || rowKind[r + 1] === NODE || rowRef[r + 1] !== n;
     const x = level * INDENT + 4;
     if (kindOfRow === CUT) {
       drawLines(row, level, n, "cause", !last);
-      row.appendChild(textAt("✂ " + cutText(n), x));
+      row.appendChild(textAt((ourCut.has(n) ? "yours: ✂ " : "✂ ") + cutText(n), x));
+    } else if (kindOfRow === MISSING) {
+      const [, moveName, below, lines] = diff.missing[rowExtra[r]];
+      drawLines(row, level, n, "missing", !last);
+      const box = el("div", "box");
+      box.style.left = level * INDENT + 2 + "px";
+      box.appendChild(el("span", "name", moveName));
+      box.appendChild(el("span", "", "only in ours: your log never visits it" + (below ? " (nor the " + plural(below, "node", "nodes") + " below it)" : "")));
+      if (lines.length) box.appendChild(el("span", "lines", "ours prints " + lines.join(" · ")));
+      row.appendChild(box);
+    } else if (kindOfRow === OURCUT) {
+      drawLines(row, level, n, "", !last);
+      row.appendChild(textAt(ourCut.get(n), x));
     } else if (kindOfRow === SKIP) {
       drawLines(row, level, n, "skip", !last);
       const box = el("div", "box");
@@ -637,6 +676,15 @@
       return;
     }
     if (cutKnown(n)) detail.appendChild(el("p", "explain", "✂ Cut-off: " + cutText(n)));
+    if (extra[n]) detail.appendChild(el("p", "explain", "Only in yours: our search does not visit this node" +
+      (extra[parent[n]] ? " (nor its parent)." : (ourCut.has(parent[n]) ? ". " + ourCut.get(parent[n]) : "."))));
+    if (changedNotes.has(n)) {
+      detail.appendChild(el("p", "explain", "Differs from ours:"));
+      const list = el("ul", "notes");
+      for (const note of changedNotes.get(n)) list.appendChild(el("li", "", note));
+      detail.appendChild(list);
+    }
+    if (ourCut.has(n) && lastPrint(n) <= step) detail.appendChild(el("p", "explain ours", ourCut.get(n)));
     const causeParent = causeOf.get(n);
     if (causeParent !== undefined && cutKnown(causeParent)) detail.appendChild(el("p", "explain", "Its value made " + name(causeParent) + " cut off: " + cutText(causeParent)));
     const table = el("table");
