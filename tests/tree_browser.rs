@@ -777,3 +777,97 @@ fn a_deep_log_wrong_far_down_opens_with_the_difference_in_view() {
         assert!(bar.starts_with("in root"), "{bar}");
     });
 }
+
+/// Fills the practice page with our answers (from our solver's log, not from the
+/// page), `wrong_root_value` giving the root another v.
+async fn answer_practice(client: &Client, ours: &Tree, wrong_root_value: Option<&str>) {
+    let paths: std::collections::HashMap<String, usize> = (0..ours.nodes.len())
+        .map(|n| (ours.path_text(n), n))
+        .collect();
+    let ticks: Vec<String> = serde_json::from_value(
+        js(
+            client,
+            "return [...document.querySelectorAll('input[type=checkbox]')].map(e => e.dataset.path)",
+        )
+        .await,
+    )
+    .unwrap();
+    for path in ticks {
+        let parent = path.rsplit_once(" > ").map(|(p, _)| p.to_string()).unwrap();
+        if !paths.contains_key(&path) && paths.contains_key(&parent) {
+            click(
+                client,
+                &format!("input[type=checkbox][data-path={}]", json!(path)),
+            )
+            .await;
+        }
+    }
+    let fields: Vec<(String, String)> = serde_json::from_value(
+        js(
+            client,
+            "return [...document.querySelectorAll('input[type=text]')].map(e => [e.dataset.path, e.dataset.field])",
+        )
+        .await,
+    )
+    .unwrap();
+    for (path, field) in fields {
+        let Some(&node) = paths.get(&path) else {
+            continue;
+        };
+        let k: usize = field.parse().unwrap();
+        let mut value = ours.last_print(node).unwrap().field(k).unwrap().to_string();
+        if let (Some(wrong), 0, 0) = (wrong_root_value, node, k) {
+            value = wrong.to_string();
+        }
+        let css = format!("input[data-path={}][data-field=\"{k}\"]", json!(path));
+        let input = client.find(Locator::Css(&css)).await.unwrap();
+        input.send_keys(&value).await.unwrap();
+    }
+}
+
+#[test]
+fn practice_grades_a_right_answer_right_and_a_wrong_one_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = page(dir.path(), "practice", &["--practice", "--seed", "3"]);
+    // Our answers, from our solver's log of the same case.
+    let problem = reversi::grader::tree::practice::practice(3).problem;
+    let output = reversi::grader::batch::solve_problem(&problem, Default::default());
+    let ours = Tree::from_output(
+        &String::from_utf8(output).unwrap(),
+        Some(Position::root(&problem)),
+        &Limits::default(),
+    )
+    .unwrap();
+    let root_line = ours.last_print(0).unwrap().line;
+    assert!(ours.nodes.iter().any(|n| n.cut.is_some()));
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        answer_practice(&client, &ours, None).await;
+        click(&client, "#check").await;
+        let result = text(&client, "#practice-result").await;
+        assert!(
+            result.starts_with("All ") && result.ends_with(" answers right."),
+            "{result}"
+        );
+        assert!(texts(&client, ".wrong").await.is_empty());
+        assert!(!texts(&client, "#practice-log tr.right").await.is_empty());
+        screenshot(&client, "practice-right").await;
+        client.goto(&url).await.unwrap();
+        answer_practice(&client, &ours, Some("99")).await;
+        click(&client, "#check").await;
+        let result = text(&client, "#practice-result").await;
+        assert!(result.starts_with("1 of "), "{result}");
+        assert_eq!(
+            js(&client, "return [...document.querySelectorAll('input.wrong')].map(e => e.dataset.path + ' ' + e.dataset.field)").await,
+            json!(["root 0"])
+        );
+        // Line by line: the root's last line is the one marked wrong, and says why.
+        assert_eq!(
+            js(&client, "return [...document.querySelectorAll('#practice-log tr.wrong')].map(e => e.dataset.line)").await,
+            json!([root_line.to_string()])
+        );
+        let why = text(&client, "#practice-log tr.wrong").await;
+        assert!(why.contains("✗ v 99, ours "), "{why}");
+        screenshot(&client, "practice-wrong").await;
+    });
+}

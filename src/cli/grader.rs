@@ -661,10 +661,25 @@ pub struct TreeArgs {
     /// Print the tree as indented text on standard output instead of HTML.
     #[arg(long)]
     text: bool,
+    /// Write a practice page instead: a small generated case's whole move tree, on
+    /// which to mark the nodes alpha-beta does not search and fill in v, α and β,
+    /// then check the answers against our log, line by line.
+    #[arg(long, conflicts_with_all = ["input", "log", "text", "focus", "depth"])]
+    practice: bool,
+    /// The practice case's seed (the same seed, the same case).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "practice")]
+    seed: u64,
 }
 
 /// `reversi tree`: writes the page (or prints the outline).
 pub fn tree(args: &TreeArgs) -> Result<()> {
+    if args.practice {
+        let html = picture::practice::practice(args.seed).html();
+        if args.output == Path::new("-") {
+            return print_out(&html);
+        }
+        return write_whole(&args.output, html.as_bytes());
+    }
     let default_input = Path::new(DEFAULT_INPUT);
     let input = match &args.input {
         Some(path) => Some(path.as_path()),

@@ -10,6 +10,7 @@
 
 pub mod diff;
 pub mod page;
+pub mod practice;
 
 use std::fmt::Write as _;
 

@@ -16,8 +16,8 @@ use crate::grader::replay::Position;
 /// The page's script, written by hand.
 const SCRIPT: &str = include_str!("page.js");
 
-/// The page's style sheet.
-const STYLE: &str = include_str!("page.css");
+/// The page's style sheet (the practice page's too).
+pub(super) const STYLE: &str = include_str!("page.css");
 
 /// A student's log against ours: the first difference, as `check` explains it.
 #[derive(Clone, Debug, PartialEq, Eq)]
