@@ -290,7 +290,7 @@ fn the_page_data() {
     // The compact form the script reads (see page.rs): case1 is small.
     let tree = tree_of("cs561/s2017/case1/input.txt", &everything());
     let (_, root) = solved(&case("cs561/s2017/case1/input.txt"));
-    insta::assert_snapshot!(data(&tree, Some(root), None));
+    insta::assert_snapshot!(data(&tree, Some(root), None, None));
 }
 
 fn reversi(args: &[&str], dir: &std::path::Path) -> std::process::Output {
@@ -445,4 +445,63 @@ fn a_difference_outside_the_log_is_explained_in_the_header() {
         "<div class=\"note\">The same lines as our output, but not the same bytes: expected \
          CRLF"
     ));
+}
+
+#[test]
+fn a_students_tree_against_ours() {
+    use reversi::grader::check::tree_changes;
+    use reversi::grader::tree::diff::Diff;
+    let (ours, root) = solved(&case("handout/s2017-example/input.txt"));
+    let limits = everything();
+    let our_tree = Tree::from_output(&ours, Some(root), &limits).unwrap();
+    // Strict pruning: e3 and c5 after c4's cut-off are extra, c4 cuts off elsewhere.
+    let strict = case("handout/students/strict-pruning.txt");
+    let drawn = Tree::from_output(&strict, Some(root), &limits).unwrap();
+    let diff = Diff::new(
+        &drawn,
+        Some(&our_tree),
+        &tree_changes(ours.as_bytes(), strict.as_bytes()),
+    );
+    let paths = |nodes: Vec<usize>| -> Vec<String> {
+        nodes.into_iter().map(|n| drawn.path_text(n)).collect()
+    };
+    assert_eq!(
+        paths(diff.extra.clone()),
+        ["root > c4 > e3", "root > c4 > c5"]
+    );
+    assert_eq!(
+        paths(diff.changed.iter().map(|(n, _)| *n).collect()),
+        ["root > c4", "root > f5", "root > e6"]
+    );
+    assert_eq!(
+        diff.our_cuts,
+        [(
+            node_at(&drawn, "root > c4"),
+            "ours: ✂ c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched"
+                .to_string()
+        )]
+    );
+    assert!(diff.missing.is_empty());
+    // Pruned too early at d3: e3 and c5 are ours alone, hung under d3.
+    let early: String = ours
+        .split("\r\n")
+        .enumerate()
+        .filter(|&(i, _)| !(13..=16).contains(&i))
+        .map(|(_, l)| l)
+        .collect::<Vec<_>>()
+        .join("\r\n");
+    let drawn = Tree::from_output(&early, Some(root), &limits).unwrap();
+    let diff = Diff::new(
+        &drawn,
+        Some(&our_tree),
+        &tree_changes(ours.as_bytes(), early.as_bytes()),
+    );
+    let d3 = node_at(&drawn, "root > d3");
+    let missing: Vec<(usize, &str, u64)> = diff
+        .missing
+        .iter()
+        .map(|m| (m.under, m.name.as_str(), m.below))
+        .collect();
+    assert_eq!(missing, [(d3, "e3", 0), (d3, "c5", 0)]);
+    assert_eq!(diff.missing[0].lines, ["e3,2,0,-Infinity,-3"]);
 }

@@ -309,7 +309,7 @@ fn the_handout_example_explains_its_cut_offs_and_steps_through_its_log() {
         let status = text(&client, "#step-status").await;
         assert!(
             status.starts_with("line 13 (4 of 29): d3,1,-3,-Infinity,-3")
-                && status.ends_with("back at root > d3: v ∞ → -3, β ∞ → -3"),
+                && status.contains("back at root > d3: v ∞ → -3, β ∞ → -3 — "),
             "{status}"
         );
         let d3 = node_at(&tree, "root > d3");
@@ -532,5 +532,342 @@ fn a_log_past_the_node_limit_says_what_it_shows_and_how_to_narrow_it() {
             notes[0].starts_with("Focused on root > f5 > f4"),
             "{notes:?}"
         );
+    });
+}
+
+/// Steps from the log's first line to the `index`-th (0-based) with the `n` key.
+async fn step_to(client: &Client, index: usize) {
+    click(client, "#step-first").await;
+    press_text(client, &"n".repeat(index)).await;
+}
+
+async fn press_text(client: &Client, keys: &str) {
+    if keys.is_empty() {
+        return;
+    }
+    let tree = client.find(Locator::Id("tree")).await.unwrap();
+    tree.send_keys(keys).await.unwrap();
+}
+
+#[test]
+fn stepping_shows_the_state_after_the_line_and_no_later_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let url = page(dir.path(), "steps", &[&input]);
+    let (tree, _) = tree_of(&case("handout/s2017-example/input.txt"), None);
+    let c4 = node_at(&tree, "root > c4");
+    let c4_c3 = node_at(&tree, "root > c4 > c3");
+    let f5 = node_at(&tree, "root > f5");
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        // Line 20 (the 11th line of the log): c4's c3 has just returned, c4 has not
+        // printed its line after it: nothing says it cuts off.
+        step_to(&client, 10).await;
+        let status = text(&client, "#step-status").await;
+        assert!(
+            status.starts_with("line 20 (11 of 29): c3,2,-3,-3,Infinity"),
+            "{status}"
+        );
+        assert!(!status.contains("cut-off"), "{status}");
+        assert!(texts(&client, ".row.cutrow").await.is_empty());
+        assert!(texts(&client, ".row.skip").await.is_empty());
+        assert!(texts(&client, ".badge.cut, .badge.cause").await.is_empty());
+        let c4_text = text(&client, &row(c4)).await;
+        assert!(c4_text.ends_with("#6line 19"), "{c4_text}");
+        // A node the log has not reached says only that.
+        let f5_text = text(&client, &row(f5)).await;
+        assert!(f5_text.ends_with("f5MINnot visited yet"), "{f5_text}");
+        screenshot(&client, "step-line-20").await;
+        // Line 21: c4 prints -3 <= alpha -3, the cut-off, and says so.
+        press_text(&client, "n").await;
+        let why = text(&client, "#step-why").await;
+        assert_eq!(
+            why,
+            "c3 returned -3; v = min(∞, -3) = -3; v -3 <= α -3: cut-off, e3 and c5 are not \
+             searched; α, β unchanged: it returns -3"
+        );
+        assert_eq!(
+            texts(&client, ".row.cutrow .text").await,
+            ["✂ c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched"]
+        );
+        assert_eq!(texts(&client, ".row.skip .name").await, ["e3", "c5"]);
+        assert_eq!(
+            texts(&client, &format!("{} .badge", row(c4_c3))).await,
+            ["✂ caused the cut-off"]
+        );
+        screenshot(&client, "step-line-21").await;
+        // Every alpha/beta update is explained at its line: the root after d3.
+        step_to(&client, 8).await;
+        assert_eq!(
+            text(&client, "#step-why").await,
+            "d3 returned -3; v = max(-∞, -3) = -3; α = max(-∞, -3) = -3"
+        );
+        // ... and in the panel, beside each line the node printed so far.
+        assert_eq!(
+            texts(&client, "#detail table.prints td.why").await,
+            [
+                "the root: v starts at -∞, α -∞, β ∞",
+                "d3 returned -3; v = max(-∞, -3) = -3; α = max(-∞, -3) = -3"
+            ]
+        );
+        // A node entered gets its window from its parent.
+        step_to(&client, 1).await;
+        assert_eq!(
+            text(&client, "#step-why").await,
+            "enters: v starts at ∞ (MIN); α -∞, β ∞ passed down from root"
+        );
+        // After the end, the n key starts again, like the next button.
+        click(&client, "#step-last").await;
+        assert_eq!(texts(&client, ".row.cutrow").await.len(), 3);
+        press_text(&client, "n").await;
+        assert!(text(&client, "#step-status")
+            .await
+            .starts_with("line 10 (1 of 29)"));
+        // The key to the discs, and the status in plain words.
+        let legend = text(&client, ".legend").await;
+        assert!(legend.contains("X: black discs") && legend.contains("O: white discs"));
+        assert!(legend.contains("X to move at the root: MAX"), "{legend}");
+        assert_eq!(
+            text(&client, "#status").await,
+            "This page holds 15 of the log's 15 nodes (29 log lines). Opened as now, the tree \
+             has 15 rows (nodes, cut-offs, moves not searched); the 15 near the view are drawn."
+        );
+    });
+}
+
+/// Whether the box of the row matching `css` lies inside the tree's view.
+async fn in_view(client: &Client, css: &str) -> bool {
+    let script = format!(
+        "const e = document.querySelector({}); if (!e) return false; \
+         const r = e.querySelector('.box').getBoundingClientRect(); \
+         const t = document.getElementById('tree').getBoundingClientRect(); \
+         return r.top >= t.top && r.bottom <= t.bottom",
+        json!(css)
+    );
+    js(client, &script).await == json!(true)
+}
+
+#[test]
+fn a_students_tree_is_drawn_against_ours_node_by_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    // Strict pruning: e3 and c5 searched after c4's cut-off.
+    let strict = case_path("handout/students/strict-pruning.txt");
+    let late = page(dir.path(), "late", &[&input, "--log", &strict]);
+    // Pruned too early: d3 stops after c3, so e3 and c5 are missing.
+    let ours = case("handout/s2017-example/output.txt");
+    let lines: Vec<&str> = ours.split("\r\n").collect();
+    let early: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !(13..=16).contains(&i))
+        .map(|(_, l)| *l)
+        .collect();
+    assert_eq!(
+        &lines[13..=16],
+        [
+            "e3,2,0,-Infinity,-3",
+            "d3,1,-3,-Infinity,-3",
+            "c5,2,0,-Infinity,-3",
+            "d3,1,-3,-Infinity,-3"
+        ]
+    );
+    let log = dir.path().join("early.txt");
+    fs::write(&log, early.join("\r\n")).unwrap();
+    let early = page(
+        dir.path(),
+        "early",
+        &[&input, "--log", log.to_str().unwrap()],
+    );
+    let (tree, _) = tree_of(
+        &case("handout/s2017-example/input.txt"),
+        Some(&case("handout/students/strict-pruning.txt")),
+    );
+    let c4 = node_at(&tree, "root > c4");
+    in_chromium(|client| async move {
+        client.goto(&late).await.unwrap();
+        screenshot(&client, "diff-late").await;
+        assert!(text(&client, "#diff-summary")
+            .await
+            .starts_with("Your tree against ours, node by node: 0 only in ours (missing from yours, green), 2 only in yours (extra, purple), 3 in both"));
+        assert_eq!(texts(&client, ".row.extra .name").await, ["e3", "c5"]);
+        assert_eq!(
+            texts(&client, ".row.changed .name").await,
+            ["c4", "f5", "e6"]
+        );
+        // At c4, our cut-off beside the student's.
+        let cut_rows = texts(&client, ".row.cutrow .text").await;
+        assert_eq!(
+            cut_rows[..2],
+            [
+                "ours: ✂ c3 returned -3 <= alpha -3 at this MIN node: e3, c5 were not searched",
+                "yours: ✂ c5 returned 0, so v = -3 <= alpha -3 at this MIN node: c5 was its last move, so none was skipped"
+            ]
+        );
+        // The difference is selected, in view, its explanation beside it.
+        assert_eq!(selected(&client).await, c4);
+        assert!(in_view(&client, ".row.differs").await);
+        assert!(text(&client, "#detail .compare .explain")
+            .await
+            .starts_with("Line 21 differs (pruning too late"));
+        client.goto(&early).await.unwrap();
+        screenshot(&client, "diff-early").await;
+        assert_eq!(texts(&client, ".row.missing .name").await, ["e3", "c5"]);
+        let missing = texts(&client, ".row.missing").await;
+        assert!(
+            missing[0].contains("only in ours: your log never visits it")
+                && missing[0].contains("ours prints e3,2,0,-Infinity,-3"),
+            "{missing:?}"
+        );
+        // The check explanation does not ask for the input the page was made with.
+        let explained = text(&client, "#detail").await;
+        assert!(!explained.contains("--input"), "{explained}");
+    });
+}
+
+#[test]
+fn a_deep_log_wrong_far_down_opens_with_the_difference_in_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = case("handout/s2017-example/input.txt").replacen("\r\n2\r\n", "\r\n6\r\n", 1);
+    let input = dir.path().join("input.txt");
+    fs::write(&input, &start).unwrap();
+    let problem = cs561::parse(start.as_bytes(), None).unwrap();
+    let ours = String::from_utf8(reversi::grader::batch::solve_problem(
+        &problem,
+        Default::default(),
+    ))
+    .unwrap();
+    // Line 1512 of the file gets another value.
+    let mut lines: Vec<String> = ours.split("\r\n").map(str::to_string).collect();
+    let mut fields: Vec<String> = lines[1511].split(',').map(str::to_string).collect();
+    let value: i64 = fields[2].parse().unwrap_or(0);
+    fields[2] = (value + 100).to_string();
+    lines[1511] = fields.join(",");
+    let log = dir.path().join("student.txt");
+    fs::write(&log, lines.join("\r\n")).unwrap();
+    let url = page(
+        dir.path(),
+        "deep",
+        &[input.to_str().unwrap(), "--log", log.to_str().unwrap()],
+    );
+    let (tree, _) = tree_of(&start, Some(&lines.join("\r\n")));
+    let node = tree.prints.iter().find(|p| p.line == 1512).unwrap().node;
+    let path = tree.path_text(node);
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        screenshot(&client, "deep-difference").await;
+        let heading = text(&client, "#difference").await;
+        assert!(
+            heading.starts_with(&format!(
+                "First difference from our output: line 1512, at {path}"
+            )),
+            "{heading}"
+        );
+        assert_eq!(selected(&client).await, node);
+        assert!(
+            in_view(&client, ".row.differs").await,
+            "the difference is on screen"
+        );
+        assert_eq!(text(&client, "#detail h2").await, path);
+        assert!(text(&client, "#detail .compare .explain")
+            .await
+            .starts_with("Line 1512 differs"));
+        // The path of the rows on top stays above the tree.
+        let bar = text(&client, "#pathbar").await;
+        assert!(bar.starts_with("in root"), "{bar}");
+    });
+}
+
+/// Fills the practice page with our answers (from our solver's log, not from the
+/// page), `wrong_root_value` giving the root another v.
+async fn answer_practice(client: &Client, ours: &Tree, wrong_root_value: Option<&str>) {
+    let paths: std::collections::HashMap<String, usize> = (0..ours.nodes.len())
+        .map(|n| (ours.path_text(n), n))
+        .collect();
+    let ticks: Vec<String> = serde_json::from_value(
+        js(
+            client,
+            "return [...document.querySelectorAll('input[type=checkbox]')].map(e => e.dataset.path)",
+        )
+        .await,
+    )
+    .unwrap();
+    for path in ticks {
+        let parent = path.rsplit_once(" > ").map(|(p, _)| p.to_string()).unwrap();
+        if !paths.contains_key(&path) && paths.contains_key(&parent) {
+            click(
+                client,
+                &format!("input[type=checkbox][data-path={}]", json!(path)),
+            )
+            .await;
+        }
+    }
+    let fields: Vec<(String, String)> = serde_json::from_value(
+        js(
+            client,
+            "return [...document.querySelectorAll('input[type=text]')].map(e => [e.dataset.path, e.dataset.field])",
+        )
+        .await,
+    )
+    .unwrap();
+    for (path, field) in fields {
+        let Some(&node) = paths.get(&path) else {
+            continue;
+        };
+        let k: usize = field.parse().unwrap();
+        let mut value = ours.last_print(node).unwrap().field(k).unwrap().to_string();
+        if let (Some(wrong), 0, 0) = (wrong_root_value, node, k) {
+            value = wrong.to_string();
+        }
+        let css = format!("input[data-path={}][data-field=\"{k}\"]", json!(path));
+        let input = client.find(Locator::Css(&css)).await.unwrap();
+        input.send_keys(&value).await.unwrap();
+    }
+}
+
+#[test]
+fn practice_grades_a_right_answer_right_and_a_wrong_one_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = page(dir.path(), "practice", &["--practice", "--seed", "3"]);
+    // Our answers, from our solver's log of the same case.
+    let problem = reversi::grader::tree::practice::practice(3).problem;
+    let output = reversi::grader::batch::solve_problem(&problem, Default::default());
+    let ours = Tree::from_output(
+        &String::from_utf8(output).unwrap(),
+        Some(Position::root(&problem)),
+        &Limits::default(),
+    )
+    .unwrap();
+    let root_line = ours.last_print(0).unwrap().line;
+    assert!(ours.nodes.iter().any(|n| n.cut.is_some()));
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        answer_practice(&client, &ours, None).await;
+        click(&client, "#check").await;
+        let result = text(&client, "#practice-result").await;
+        assert!(
+            result.starts_with("All ") && result.ends_with(" answers right."),
+            "{result}"
+        );
+        assert!(texts(&client, ".wrong").await.is_empty());
+        assert!(!texts(&client, "#practice-log tr.right").await.is_empty());
+        screenshot(&client, "practice-right").await;
+        client.goto(&url).await.unwrap();
+        answer_practice(&client, &ours, Some("99")).await;
+        click(&client, "#check").await;
+        let result = text(&client, "#practice-result").await;
+        assert!(result.starts_with("1 of "), "{result}");
+        assert_eq!(
+            js(&client, "return [...document.querySelectorAll('input.wrong')].map(e => e.dataset.path + ' ' + e.dataset.field)").await,
+            json!(["root 0"])
+        );
+        // Line by line: the root's last line is the one marked wrong, and says why.
+        assert_eq!(
+            js(&client, "return [...document.querySelectorAll('#practice-log tr.wrong')].map(e => e.dataset.line)").await,
+            json!([root_line.to_string()])
+        );
+        let why = text(&client, "#practice-log tr.wrong").await;
+        assert!(why.contains("✗ v 99, ours "), "{why}");
+        screenshot(&client, "practice-wrong").await;
     });
 }

@@ -28,6 +28,7 @@ use crate::grader::mutants::Fault;
 use crate::grader::platform::junit;
 use crate::grader::printable::{printable, printable_json, terminal_text};
 use crate::grader::replay::Position;
+use crate::grader::tree::diff::Diff;
 use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree, TreeError};
 use crate::output_file::{self, Durability};
 use crate::sandbox::policy::PolicyError;
@@ -661,10 +662,25 @@ pub struct TreeArgs {
     /// Print the tree as indented text on standard output instead of HTML.
     #[arg(long)]
     text: bool,
+    /// Write a practice page instead: a small generated case's whole move tree, on
+    /// which to mark the nodes alpha-beta does not search and fill in v, α and β,
+    /// then check the answers against our log, line by line.
+    #[arg(long, conflicts_with_all = ["input", "log", "text", "focus", "depth"])]
+    practice: bool,
+    /// The practice case's seed (the same seed, the same case).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "practice")]
+    seed: u64,
 }
 
 /// `reversi tree`: writes the page (or prints the outline).
 pub fn tree(args: &TreeArgs) -> Result<()> {
+    if args.practice {
+        let html = picture::practice::practice(args.seed).html();
+        if args.output == Path::new("-") {
+            return print_out(&html);
+        }
+        return write_whole(&args.output, html.as_bytes());
+    }
     let default_input = Path::new(DEFAULT_INPUT);
     let input = match &args.input {
         Some(path) => Some(path.as_path()),
@@ -723,6 +739,7 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
     let mut comparison = None;
+    let mut ours = None;
     if let (Some(_), Some(problem), Some(root)) = (&args.log, &problem, root) {
         if !check::log_fits_input(root, picture::log_entries(&text)) {
             warnings.push(format!(
@@ -731,7 +748,11 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
                 check::input_does_not_fit("this log")
             ));
         }
-        let report = check::check_with_input(&solve(problem), &output, false, Some(problem));
+        let expected = solve(problem);
+        let report = check::check_with_input(&expected, &output, false, Some(problem));
+        if report.difference.is_some() {
+            ours = Some(expected);
+        }
         match report.difference {
             None => notes.push("Identical to our output.".to_string()),
             Some(d) => match d.line {
@@ -774,11 +795,19 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         }
         return print_out(&drawn.outline());
     }
+    // The student's tree against ours, node by node, marked on the page.
+    let diff = ours.map(|ours| {
+        let changes = check::tree_changes(&ours, &output);
+        let ours = String::from_utf8_lossy(&ours);
+        let our_tree = Tree::from_output(&ours, root, &limits).ok();
+        Diff::new(&drawn, our_tree.as_ref(), &changes)
+    });
     let page_text = page::PageText {
         title,
         notes,
         warnings,
         comparison,
+        diff,
     };
     let html = page::html(&drawn, root, &page_text);
     if args.output == Path::new("-") {

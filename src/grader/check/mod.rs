@@ -1073,6 +1073,13 @@ fn cutoff_rule(entry: &Entry) -> String {
     }
 }
 
+/// The logs of two output files aligned as trees by node path: what the student's
+/// (`actual`) lacks, has beyond the expected one, or prints otherwise, node by node
+/// in search order (the alignment `check` explains from).
+pub fn tree_changes(expected: &[u8], actual: &[u8]) -> Vec<TreeChange> {
+    honest::tree_changes(&Lines::split(expected).texts, &Lines::split(actual).texts)
+}
+
 /// What `check --input` and `tree --log` say of an input that does not fit `log`
 /// (see [`log_fits_input`]).
 pub fn input_does_not_fit(log: &str) -> String {

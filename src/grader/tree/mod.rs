@@ -8,7 +8,9 @@
 //! first, the nodes down to a depth, or one node with the path to it) and count the
 //! rest on the nearest node kept.
 
+pub mod diff;
 pub mod page;
+pub mod practice;
 
 use std::fmt::Write as _;
 

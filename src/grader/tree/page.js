@@ -62,6 +62,19 @@
     if (byNode >= 0) causeOf.set(byNode, node);
   }
 
+  // With a student's log and the input: the student's tree against ours.
+  const diff = D.diff;
+  const extra = new Uint8Array(N), changedNotes = new Map(), missingUnder = new Map(), ourCut = new Map();
+  if (diff) {
+    for (const n of diff.extra) extra[n] = 1;
+    for (const [n, notes] of diff.notes) changedNotes.set(n, notes);
+    diff.missing.forEach(([under], i) => {
+      if (!missingUnder.has(under)) missingUnder.set(under, []);
+      missingUnder.get(under).push(i);
+    });
+    for (const [n, text] of diff.ourCuts) ourCut.set(n, text);
+  }
+
   const name = (n) => S[nameOf[n]];
   const plural = (count, one, many) => count + " " + (count === 1 ? one : many);
   const fieldsOf = (p) => S[printFields[p]].split(",");
@@ -93,6 +106,98 @@
     return found;
   }
 
+  // The step's state: a node is reached once its first line is; its cut-off is
+  // known once its last line (the one after the child that caused it) is.
+  const firstPrint = (n) => (printStart[n + 1] > printStart[n] ? printsOf[printStart[n]] : P);
+  const lastPrint = (n) => (printStart[n + 1] > printStart[n] ? printsOf[printStart[n + 1] - 1] : P);
+  const reached = (n) => firstPrint(n) <= step;
+  const cutKnown = (n) => cuts.has(n) && lastPrint(n) <= step;
+  const final = () => step === P - 1;
+
+  // A value as written in a log, as a number (NaN when it is not one).
+  function number(text) {
+    if (text === undefined) return NaN;
+    const t = text.trim();
+    if (t === "Infinity" || t === "+Infinity") return Infinity;
+    if (t === "-Infinity") return -Infinity;
+    return /^[-+]?\d+$/.test(t) ? Number(t) : NaN;
+  }
+  const known = (x) => !Number.isNaN(x);
+  const reachesCut = (n, f) => {
+    const v = number(f[0]), bound = number(isMax(n) ? f[2] : f[1]);
+    return known(v) && known(bound) && (isMax(n) ? v >= bound : v <= bound);
+  };
+  // The moves a cut-off skips, in words: "e3 and c5 are not searched".
+  function skippedText(cut) {
+    if (!cut.skipped) return "the moves after " + cut.by + ", if any, are not searched (the input names them)";
+    if (cut.skipped.length === 0) return cut.by === "pass" ? "pass was its only child, so none is skipped" : cut.by + " was its last move, so none is skipped";
+    if (cut.skipped.length === 1) return cut.skipped[0] + " is not searched";
+    return cut.skipped.slice(0, -1).join(", ") + " and " + cut.skipped[cut.skipped.length - 1] + " are not searched";
+  }
+  // What print p of node n says and why, in short sentences: how v, α and β came
+  // to be what it prints, from the node's line before and the child that returned.
+  // Only what the two lines show: a value the rule would not give is said to differ.
+  function explainPrint(n, p) {
+    const f = fieldsOf(p);
+    const before = printBefore(n, p);
+    const said = [];
+    if (before < 0) {
+      if (parent[n] < 0) {
+        said.push("the root: v starts at " + short(f[0]) + ", α " + short(f[1]) + ", β " + short(f[2]));
+        return said;
+      }
+      const up = printBefore(parent[n], p);
+      const leaf = childCount(n) === 0 && !hidden.has(n) && lastPrint(n) === p;
+      if (leaf) said.push("a leaf: v " + short(f[0]) + " is its board's evaluation");
+      else said.push("enters: v starts at " + short(f[0]) + " (" + kind(n) + ")");
+      if (up >= 0 && f.length >= 3) {
+        const u = fieldsOf(up);
+        const same = u[1] === f[1] && u[2] === f[2];
+        said.push(same ? "α " + short(f[1]) + ", β " + short(f[2]) + " passed down from " + name(parent[n])
+          : "α " + short(f[1]) + ", β " + short(f[2]) + " (" + name(parent[n]) + " had α " + short(u[1]) + ", β " + short(u[2]) + ")");
+      }
+      return said;
+    }
+    const was = fieldsOf(before);
+    const c = p > 0 ? printNode[p - 1] : -1;
+    const child = c >= 0 && parent[c] === n ? c : -1;
+    const fn = isMax(n) ? "max" : "min";
+    const pick = isMax(n) ? Math.max : Math.min;
+    let v = number(f[0]);
+    if (child >= 0) {
+      const r = fieldsOf(p - 1)[0];
+      said.push(name(child) + " returned " + short(r));
+      const rule = pick(number(was[0]), number(r));
+      if (known(rule) && known(v)) {
+        said.push(rule === v ? "v = " + fn + "(" + short(was[0]) + ", " + short(r) + ") = " + short(f[0])
+          : "v " + short(was[0]) + " → " + short(f[0]) + ", but " + fn + "(" + short(was[0]) + ", " + short(r) + ") is " + short(String(rule)));
+      } else if (was[0] !== f[0]) said.push("v " + short(was[0]) + " → " + short(f[0]));
+    } else if (was[0] !== f[0]) said.push("v " + short(was[0]) + " → " + short(f[0]));
+    if (f.length < 3) return said;
+    const i = isMax(n) ? 1 : 2, letter = isMax(n) ? "α" : "β";
+    const other = isMax(n) ? 2 : 1, otherLetter = isMax(n) ? "β" : "α";
+    if (reachesCut(n, f)) {
+      let text = "v " + short(f[0]) + (isMax(n) ? " >= β " + short(f[2]) : " <= α " + short(f[1])) + ": cut-off";
+      const cut = cuts.get(n);
+      if (cut && lastPrint(n) === p) text += ", " + skippedText(cut);
+      else if (lastPrint(n) !== p) text += ", yet the log goes on to another child";
+      said.push(text);
+      const moved = [];
+      if (was[1] !== f[1]) moved.push("α " + short(was[1]) + " → " + short(f[1]));
+      if (was[2] !== f[2]) moved.push("β " + short(was[2]) + " → " + short(f[2]));
+      if (moved.length) said.push(moved.join(", ") + " at the cut-off: a node that prunes prints α and β unchanged");
+      else said.push("α, β unchanged: it returns " + short(f[0]));
+      return said;
+    }
+    const rule = pick(number(was[i]), v);
+    if (known(rule) && known(number(f[i]))) {
+      if (rule === number(f[i])) said.push(letter + " = " + fn + "(" + short(was[i]) + ", " + short(f[0]) + ") = " + short(f[i]) + (was[i] === f[i] ? " (unchanged)" : ""));
+      else said.push(letter + " " + short(was[i]) + " → " + short(f[i]) + ", but " + fn + "(" + short(was[i]) + ", " + short(f[0]) + ") is " + short(String(rule)));
+    } else if (was[i] !== f[i]) said.push(letter + " " + short(was[i]) + " → " + short(f[i]));
+    if (was[other] !== f[other]) said.push(otherLetter + " " + short(was[other]) + " → " + short(f[other]) + ", but a " + kind(n) + " node changes only " + letter);
+    return said;
+  }
+
   // The cut-off in words; the same sentence as Tree::cut_text in Rust.
   function cutText(n) {
     const cut = cuts.get(n);
@@ -115,16 +220,20 @@
   // Which nodes are open, and the rows that shows: a node, or below an open node
   // after its children, its cut-off, each move it skipped, and the count of nodes
   // not kept.
-  const NODE = 0, CUT = 1, SKIP = 2, HIDDEN = 3;
+  const NODE = 0, CUT = 1, SKIP = 2, HIDDEN = 3, MISSING = 4, OURCUT = 5;
+  // Our nodes missing under n, and our other cut-off there: shown once n is done.
+  const missingShown = (n) => missingUnder.has(n) && lastPrint(n) <= step;
+  const ourCutShown = (n) => ourCut.has(n) && lastPrint(n) <= step;
+  const missingNames = (n) => (missingUnder.has(n) ? missingUnder.get(n).map((i) => diff.missing[i][1]) : []);
   const open = new Uint8Array(N);
-  const hasRows = (n) => childCount(n) > 0 || cuts.has(n) || hidden.has(n);
+  const hasRows = (n) => childCount(n) > 0 || cutKnown(n) || hidden.has(n) || missingShown(n) || ourCutShown(n);
   let rowCount = 0, deepestRow = 0;
   let rowKind = new Uint8Array(0), rowRef = new Int32Array(0), rowExtra = new Int32Array(0);
   const rowOf = new Int32Array(N);
   function flatten() {
     let capacity = N + 1;
     for (const [, cut] of cuts) capacity += 1 + (cut.skipped ? cut.skipped.length : 0);
-    capacity += hidden.size;
+    capacity += hidden.size + (diff ? diff.missing.length + diff.ourCuts.length : 0);
     if (rowKind.length < capacity) {
       rowKind = new Uint8Array(capacity); rowRef = new Int32Array(capacity); rowExtra = new Int32Array(capacity);
     }
@@ -141,10 +250,14 @@
         }
       } else {
         const n = -item - 1;
-        const cut = cuts.get(n);
+        if (missingShown(n)) for (const i of missingUnder.get(n)) { rowKind[count] = MISSING; rowRef[count] = n; rowExtra[count] = i; count++; }
+        if (ourCutShown(n)) { rowKind[count] = OURCUT; rowRef[count] = n; count++; }
+        const cut = cutKnown(n) ? cuts.get(n) : undefined;
         if (cut) {
           rowKind[count] = CUT; rowRef[count] = n; count++;
+          const ours = missingNames(n);
           for (let k = 0; cut.skipped && k < cut.skipped.length; k++) {
+            if (ours.includes(cut.skipped[k])) continue;
             rowKind[count] = SKIP; rowRef[count] = n; rowExtra[count] = k; count++;
           }
         }
@@ -160,7 +273,7 @@
   function continues(n) {
     const p = parent[n];
     if (p < 0) return false;
-    return children[childStart[p + 1] - 1] !== n || cuts.has(p) || hidden.has(p);
+    return children[childStart[p + 1] - 1] !== n || cutKnown(p) || hidden.has(p) || missingShown(p) || ourCutShown(p);
   }
 
   const tree = document.getElementById("tree");
@@ -194,14 +307,14 @@
   // its own elbow of the class `own`, going on down if `goesOn`. `n` is the row's
   // node, or for the rows after a node's children, that node.
   function drawLines(row, level, n, own, goesOn) {
-    const final = step === P - 1;
+    const whole = final();
     const self = depth[n] === level;
     for (let a = self ? parent[n] : n; a > 0; a = parent[a]) {
-      if (continues(a)) line(row, "v" + (final && chosenChild[parent[a]] > a ? " chosen" : ""), column(depth[a]), 0, 0, ROW);
+      if (continues(a)) line(row, "v" + (whole && chosenChild[parent[a]] > a ? " chosen" : ""), column(depth[a]), 0, 0, ROW);
     }
     const x = column(level);
     // The chosen line passes by on its way to a later sibling.
-    const passing = final && self && chosenChild[parent[n]] > n;
+    const passing = whole && self && chosenChild[parent[n]] > n;
     const dashed = own === "skip";
     line(row, dashed ? "skipv" : "v " + (passing ? "chosen" : own), x, 0, 0, ROW / 2 + 1);
     if (goesOn) line(row, dashed ? "skipv" : "v" + (passing ? " chosen" : ""), x, ROW / 2, 0, ROW / 2);
@@ -219,10 +332,9 @@
     if (n === D.differs) row.classList.add("differs");
     if (p < 0) row.classList.add("future");
     if (step < P - 1 && printNode[step] === n) row.classList.add("current");
+    const cause = causeOf.get(n) !== undefined && cutKnown(causeOf.get(n));
     if (depth[n] > 0) {
-      const final = step === P - 1;
-      const cause = final && causeOf.get(n) !== undefined;
-      drawLines(row, depth[n], n, cause ? "cause" : final && chosen[n] ? "chosen" : "", continues(n));
+      drawLines(row, depth[n], n, cause ? "cause" : final() && chosen[n] ? "chosen" : "", continues(n));
     }
     const box = el("div", "box");
     box.style.left = depth[n] * INDENT + 2 + "px";
@@ -240,16 +352,21 @@
         box.appendChild(el("span", (classes[i] || "x") + (changed ? " changed" : ""), label + short(f[i])));
       }
     } else {
+      // Nothing about a node before the log reaches it.
       box.appendChild(el("span", "v", "not visited yet"));
+      row.appendChild(box);
+      return row;
     }
     box.appendChild(el("span", "visit", "#" + visit[n]));
     const lines = [];
-    for (let i = printStart[n]; i < printStart[n + 1]; i++) lines.push(printLine[printsOf[i]]);
+    for (let i = printStart[n]; i < printStart[n + 1] && printsOf[i] <= step; i++) lines.push(printLine[printsOf[i]]);
     const shown = lines.length > 6 ? lines.slice(0, 6).join(", ") + ", … (" + lines.length + ")" : lines.join(", ");
     box.appendChild(el("span", "lines", (lines.length === 1 ? "line " : "lines ") + shown));
-    if (cuts.has(n)) box.appendChild(el("span", "badge cut", "✂ cut-off"));
-    if (causeOf.get(n) !== undefined) box.appendChild(el("span", "badge cause", "✂ caused the cut-off"));
+    if (cutKnown(n)) box.appendChild(el("span", "badge cut", "✂ cut-off"));
+    if (cause) box.appendChild(el("span", "badge cause", "✂ caused the cut-off"));
     if (illegal.has(n)) box.appendChild(el("span", "badge illegal", "not a legal move"));
+    if (extra[n]) { row.classList.add("extra"); box.appendChild(el("span", "badge extra", "only in yours: ours does not visit it")); }
+    if (changedNotes.has(n)) { row.classList.add("changed"); box.appendChild(el("span", "badge changed", "differs from ours")); }
     if (!open[n] && hidden.has(n)) box.appendChild(el("span", "badge more", "+" + hidden.get(n) + " not drawn"));
     if (n === D.differs && D.comparison) box.appendChild(comparisonInline());
     row.appendChild(box);
@@ -268,14 +385,26 @@
   function pseudoRow(r, top) {
     const n = rowRef[r], level = depth[n] + 1;
     const kindOfRow = rowKind[r];
-    const row = el("div", "row " + ["", "cutrow", "skip", "hidden"][kindOfRow]);
+    const row = el("div", "row " + ["", "cutrow", "skip", "hidden", "missing", "cutrow ours"][kindOfRow]);
     row.style.top = top + "px";
     row.dataset.parent = n;
     const last = r + 1 >= rowCount || rowKind[r + 1] === NODE || rowRef[r + 1] !== n;
     const x = level * INDENT + 4;
     if (kindOfRow === CUT) {
       drawLines(row, level, n, "cause", !last);
-      row.appendChild(textAt("✂ " + cutText(n), x));
+      row.appendChild(textAt((ourCut.has(n) ? "yours: ✂ " : "✂ ") + cutText(n), x));
+    } else if (kindOfRow === MISSING) {
+      const [, moveName, below, lines] = diff.missing[rowExtra[r]];
+      drawLines(row, level, n, "missing", !last);
+      const box = el("div", "box");
+      box.style.left = level * INDENT + 2 + "px";
+      box.appendChild(el("span", "name", moveName));
+      box.appendChild(el("span", "", "only in ours: your log never visits it" + (below ? " (nor the " + plural(below, "node", "nodes") + " below it)" : "")));
+      if (lines.length) box.appendChild(el("span", "lines", "ours prints " + lines.join(" · ")));
+      row.appendChild(box);
+    } else if (kindOfRow === OURCUT) {
+      drawLines(row, level, n, "", !last);
+      row.appendChild(textAt(ourCut.get(n), x));
     } else if (kindOfRow === SKIP) {
       drawLines(row, level, n, "skip", !last);
       const box = el("div", "box");
@@ -295,14 +424,21 @@
     return t;
   }
 
-  // Draws the rows on screen (and a few more).
-  function render() {
+  // Sizes the canvas for the rows open (before scrolling to one of them).
+  function size() {
     const total = rowCount * ROW;
     const height = Math.min(total, MAX_HEIGHT);
     canvas.style.height = height + "px";
     canvas.style.width = (deepestRow + 2) * INDENT + 900 + "px";
     const view = tree.clientHeight;
     scale = total > height && height > view ? (total - view) / (height - view) : 1;
+  }
+  const group = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+  // Draws the rows on screen (and a few more).
+  function render() {
+    size();
+    const view = tree.clientHeight;
     const virtualTop = tree.scrollTop * scale;
     const first = Math.max(0, Math.floor(virtualTop / ROW) - 5);
     const last = Math.min(rowCount, Math.ceil((virtualTop + view) / ROW) + 5);
@@ -314,9 +450,34 @@
     canvas.replaceChildren(...rows);
     tree.dataset.rows = rowCount;
     tree.dataset.drawn = rows.length;
-    status.textContent = rowCount + " rows open of " + N + " nodes in this page (" + D.visits + " in the log, " +
-      D.logLines + " log lines); " + rows.length + " rows drawn.";
+    status.textContent = "This page holds " + group(N) + " of the log's " + group(D.visits) + " nodes (" +
+      group(D.logLines) + " log lines). Opened as now, the tree has " + group(rowCount) +
+      " rows (nodes, cut-offs, moves not searched); the " + rows.length + " near the view are drawn.";
+    stickyPath();
   }
+  // The path of the row at the top of the view, kept above the tree.
+  const pathBar = document.getElementById("pathbar");
+  function stickyPath() {
+    const r = Math.min(rowCount - 1, Math.max(0, Math.ceil((tree.scrollTop * scale) / ROW)));
+    const n = r < 0 ? 0 : rowKind[r] === NODE ? parent[rowRef[r]] : rowRef[r];
+    pathBar.replaceChildren();
+    if (n < 0 || tree.scrollTop === 0) { pathBar.classList.remove("shown"); return; }
+    pathBar.classList.add("shown");
+    pathBar.appendChild(el("span", "label", "in "));
+    pathOf(n).forEach((a, i) => {
+      if (i) pathBar.appendChild(el("span", "sep", " › "));
+      const seg = el("a", "seg", name(a) + " " + kind(a));
+      seg.dataset.node = a;
+      seg.href = "#";
+      pathBar.appendChild(seg);
+    });
+  }
+  pathBar.addEventListener("click", (event) => {
+    const a = event.target.closest(".seg");
+    if (!a) return;
+    event.preventDefault();
+    select(Number(a.dataset.node), true);
+  });
   let pending = false;
   function update() {
     if (pending) return;
@@ -339,6 +500,7 @@
   function select(n, scroll) {
     selected = n;
     showDetail(n);
+    size();
     if (scroll) scrollToRow(rowOf[n]);
     render();
   }
@@ -384,7 +546,7 @@
         else if (parent[selected] >= 0) target = parent[selected];
         break;
       case "Enter": case " ": toggle(selected); break;
-      case "n": case ".": stepTo(step + 1); break;
+      case "n": case ".": stepNext(); break;
       case "p": case ",": stepTo(step - 1); break;
       case "/": document.getElementById("search").focus(); break;
       default: return;
@@ -432,6 +594,7 @@
     step = Math.max(0, Math.min(P - 1, s));
     const n = printNode[step];
     reveal(n);
+    flatten();
     showStepStatus();
     select(n, true);
   }
@@ -447,23 +610,29 @@
     const before = printBefore(n, step);
     stepStatus.appendChild(document.createTextNode("line " + printLine[step] + " (" + (step + 1) + " of " + P + "): " +
       name(n) + "," + depth[n] + "," + f.join(",") + " — "));
+    const why = explainPrint(n, step);
     if (before < 0) {
-      const window = f.length >= 3 ? " with α " + short(f[1]) + ", β " + short(f[2]) : "";
-      stepStatus.appendChild(document.createTextNode("enters " + pathText(n) + window));
-      return;
+      stepStatus.appendChild(document.createTextNode("enters " + pathText(n) + ": "));
+    } else {
+      const was = fieldsOf(before);
+      const changes = [];
+      const labels = ["v", "α", "β"];
+      for (let i = 0; i < Math.min(3, f.length); i++) if (was[i] !== f[i]) changes.push(labels[i] + " " + short(was[i]) + " → " + short(f[i]));
+      stepStatus.appendChild(document.createTextNode("back at " + pathText(n) + ": "));
+      stepStatus.appendChild(el("span", "changed", changes.length ? changes.join(", ") : "no change"));
+      stepStatus.appendChild(document.createTextNode(" — "));
     }
-    const was = fieldsOf(before);
-    const changes = [];
-    const labels = ["v", "α", "β"];
-    for (let i = 0; i < Math.min(3, f.length); i++) if (was[i] !== f[i]) changes.push(labels[i] + " " + short(was[i]) + " → " + short(f[i]));
-    const span = el("span", "changed", changes.length ? changes.join(", ") : "no change");
-    stepStatus.appendChild(document.createTextNode("back at " + pathText(n) + ": "));
-    stepStatus.appendChild(span);
+    const said = el("span", "why", why.join("; "));
+    said.id = "step-why";
+    if (cutKnown(n) && lastPrint(n) === step) said.classList.add("cutnow");
+    stepStatus.appendChild(said);
   }
   document.getElementById("step-first").addEventListener("click", () => stepTo(0));
   document.getElementById("step-back").addEventListener("click", () => stepTo(step - 1));
-  document.getElementById("step-next").addEventListener("click", () => stepTo(step === P - 1 ? 0 : step + 1));
-  document.getElementById("step-last").addEventListener("click", () => { step = P - 1; showStepStatus(); select(selected, true); });
+  // Next: after the whole log, the first line again (button and key alike).
+  function stepNext() { stepTo(step === P - 1 ? 0 : step + 1); }
+  document.getElementById("step-next").addEventListener("click", stepNext);
+  document.getElementById("step-last").addEventListener("click", () => { step = P - 1; flatten(); showStepStatus(); select(selected, true); });
   document.getElementById("expand-all").addEventListener("click", () => { open.fill(1); flatten(); render(); });
   document.getElementById("collapse-all").addEventListener("click", () => { open.fill(0); open[0] = 1; flatten(); select(0, true); });
 
@@ -502,21 +671,41 @@
       (childCount(n) ? ", " + plural(childCount(n), "child", "children") + " drawn" : "") +
       (hidden.has(n) ? ", " + plural(hidden.get(n), "node", "nodes") + " below not drawn" : "")));
     if (n === D.differs && D.comparison) detail.appendChild(comparisonTable());
-    if (cuts.has(n)) detail.appendChild(el("p", "explain", "✂ Cut-off: " + cutText(n)));
+    if (!reached(n)) {
+      detail.appendChild(el("p", "", "Not visited yet at this line of the log."));
+      return;
+    }
+    if (cutKnown(n)) detail.appendChild(el("p", "explain", "✂ Cut-off: " + cutText(n)));
+    if (extra[n]) detail.appendChild(el("p", "explain", "Only in yours: our search does not visit this node" +
+      (extra[parent[n]] ? " (nor its parent)." : (ourCut.has(parent[n]) ? ". " + ourCut.get(parent[n]) : "."))));
+    if (changedNotes.has(n)) {
+      detail.appendChild(el("p", "explain", "Differs from ours:"));
+      const list = el("ul", "notes");
+      for (const note of changedNotes.get(n)) list.appendChild(el("li", "", note));
+      detail.appendChild(list);
+    }
+    if (ourCut.has(n) && lastPrint(n) <= step) detail.appendChild(el("p", "explain ours", ourCut.get(n)));
     const causeParent = causeOf.get(n);
-    if (causeParent !== undefined) detail.appendChild(el("p", "explain", "Its value made " + name(causeParent) + " cut off: " + cutText(causeParent)));
+    if (causeParent !== undefined && cutKnown(causeParent)) detail.appendChild(el("p", "explain", "Its value made " + name(causeParent) + " cut off: " + cutText(causeParent)));
     const table = el("table");
     const head = el("tr");
     for (const h of ["line", "v", "α", "β"]) head.appendChild(el("th", "", h));
     table.appendChild(head);
-    for (let i = printStart[n]; i < printStart[n + 1]; i++) {
+    table.classList.add("prints");
+    for (let i = printStart[n]; i < printStart[n + 1] && printsOf[i] <= step; i++) {
       const p = printsOf[i];
       const tr = el("tr", p === step && step < P - 1 ? "now" : "");
       tr.appendChild(el("td", "", String(printLine[p])));
-      for (const v of fieldsOf(p)) tr.appendChild(el("td", "", v));
+      const f = fieldsOf(p);
+      for (let k = 0; k < 3; k++) tr.appendChild(el("td", "", f[k] === undefined ? "" : f[k]));
       table.appendChild(tr);
+      const why = el("tr", "why" + (p === step && step < P - 1 ? " now" : ""));
+      const cell = el("td", "why", explainPrint(n, p).join("; "));
+      cell.colSpan = 4;
+      why.appendChild(cell);
+      table.appendChild(why);
     }
-    detail.appendChild(el("p", "", "Every line it printed (the first on entry, one after each child returns):"));
+    detail.appendChild(el("p", "", (final() ? "Every line it printed" : "The lines it printed so far") + " (the first on entry, one after each child returns), and why:"));
     detail.appendChild(table);
     const board = boardOf(n);
     if (board) {

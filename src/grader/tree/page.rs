@@ -9,14 +9,15 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use super::diff::Diff;
 use super::{Limits, Tree};
 use crate::grader::replay::Position;
 
 /// The page's script, written by hand.
 const SCRIPT: &str = include_str!("page.js");
 
-/// The page's style sheet.
-const STYLE: &str = include_str!("page.css");
+/// The page's style sheet (the practice page's too).
+pub(super) const STYLE: &str = include_str!("page.css");
 
 /// A student's log against ours: the first difference, as `check` explains it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +46,9 @@ pub struct PageText {
     /// With a student's log: where it first differs from ours (the node
     /// [`Tree::differs`] names is the one outlined).
     pub comparison: Option<Comparison>,
+    /// With a student's log and the input: the student's tree against ours, marked
+    /// on the tree drawn.
+    pub diff: Option<Diff>,
 }
 
 /// The kept nodes under which this many would be drawn at once; past it the page
@@ -103,8 +107,15 @@ fn write_array(out: &mut String, key: &str, values: impl IntoIterator<Item = i64
 /// the node before it it comes. `prints`: for each kept line, in log order, its
 /// node, its fields (an index into `strings`) and how many file lines after the
 /// kept line before it it is. `cuts`: `[node, cause name, cause node or -1,
-/// returned value, skipped names or null]`.
-pub fn data(tree: &Tree, root: Option<Position>, comparison: Option<&Comparison>) -> String {
+/// returned value, skipped names or null]`. `diff` (or null): `extra` and `changed`
+/// node lists, `notes`: `[node, [texts]]` for the changed nodes, `missing`: `[under,
+/// name, nodes below, [our lines]]`, `ourCuts`: `[node, text]`.
+pub fn data(
+    tree: &Tree,
+    root: Option<Position>,
+    comparison: Option<&Comparison>,
+    diff: Option<&Diff>,
+) -> String {
     let mut strings = Strings::default();
     let mut out = String::from("{\n");
     let mut previous_visit = 0;
@@ -191,6 +202,53 @@ pub fn data(tree: &Tree, root: Option<Position>, comparison: Option<&Comparison>
         ),
     };
     let _ = writeln!(out, "\"comparison\":{comparison},");
+    let texts = |list: &[String]| {
+        let ids: Vec<String> = list.iter().map(|t| json_string(t)).collect();
+        format!("[{}]", ids.join(","))
+    };
+    let diff = match diff {
+        None => "null".to_string(),
+        Some(d) => {
+            let numbers = |list: &[usize]| {
+                let ids: Vec<String> = list.iter().map(usize::to_string).collect();
+                format!("[{}]", ids.join(","))
+            };
+            let changed: Vec<usize> = d.changed.iter().map(|(n, _)| *n).collect();
+            let notes: Vec<String> = d
+                .changed
+                .iter()
+                .map(|(n, list)| format!("[{n},{}]", texts(list)))
+                .collect();
+            let missing: Vec<String> = d
+                .missing
+                .iter()
+                .map(|m| {
+                    format!(
+                        "[{},{},{},{}]",
+                        m.under,
+                        json_string(&m.name),
+                        m.below,
+                        texts(&m.lines)
+                    )
+                })
+                .collect();
+            let cuts: Vec<String> = d
+                .our_cuts
+                .iter()
+                .map(|(n, text)| format!("[{n},{}]", json_string(text)))
+                .collect();
+            format!(
+                "{{\"extra\":{},\"changed\":{},\"notes\":[{}],\"missing\":[{}],\"ourCuts\":[{}],\"notShown\":{}}}",
+                numbers(&d.extra),
+                numbers(&changed),
+                notes.join(","),
+                missing.join(","),
+                cuts.join(","),
+                d.not_shown
+            )
+        }
+    };
+    let _ = writeln!(out, "\"diff\":{diff},");
     let _ = writeln!(out, "\"logLines\":{},", tree.log_lines);
     let _ = writeln!(out, "\"visits\":{},", tree.visits);
     let _ = writeln!(out, "\"openRows\":{OPEN_ROWS},");
@@ -306,6 +364,24 @@ pub fn html(tree: &Tree, root: Option<Position>, text: &PageText) -> String {
             );
         }
     }
+    if let Some(diff) = &text.diff {
+        let missing: u64 = diff.missing.iter().map(|m| 1 + m.below).sum();
+        let _ = writeln!(
+            notes,
+            "<div class=\"note\" id=\"diff-summary\">Your tree against ours, node by node: {}              only in ours (missing from yours, green), {} only in yours (extra, purple), {} in              both that print otherwise (red){}.</div>",
+            group(missing),
+            group(diff.extra.len() as u64),
+            group(diff.changed.len() as u64),
+            if diff.not_shown > 0 {
+                format!(
+                    "; {} more differences lie among the nodes not drawn",
+                    group(diff.not_shown as u64)
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     for warning in &text.warnings {
         let _ = writeln!(notes, "<div class=\"warning\">{}</div>", escape(warning));
     }
@@ -333,11 +409,11 @@ pub fn html(tree: &Tree, root: Option<Position>, text: &PageText) -> String {
 <span class="group">step through the log: <button id="step-first" title="the log's first line">start</button><button id="step-back" title="the line before (p)">◀ back</button><button id="step-next" title="the next line (n)">next ▶</button><button id="step-last" title="the whole log">end</button> <span id="step-status"></span></span>
 <span class="group"><button id="expand-all">expand all</button><button id="collapse-all">collapse all</button></span>
 </div>
-<div class="legend"><span class="key chosen">chosen line</span><span class="key max">MAX</span><span class="key min">MIN</span><span class="key cause">caused a cut-off</span><span class="key skipped">not searched</span><span>v, α, β as last printed; #N the order of the visit; lines: every log line the node printed. Keys: ↑ ↓ move, → open, ← close, n / p step, / search.</span></div>
+<div class="legend"><span class="key disc-x">X: black discs</span><span class="key disc-o">O: white discs</span>{to_move}<span class="key chosen">chosen line</span><span class="key max">MAX</span><span class="key min">MIN</span><span class="key cause">caused a cut-off</span><span class="key skipped">not searched</span>{diff_keys}<span>v, α, β as last printed; #N the order of the visit; lines: every log line the node printed. Keys: ↑ ↓ move, → open, ← close, n / p step, / search.</span></div>
 <div id="status"></div>
 </header>
 <main>
-<div id="tree" tabindex="0"><div id="canvas"></div></div>
+<div id="pane"><div id="pathbar"></div><div id="tree" tabindex="0"><div id="canvas"></div></div></div>
 <aside id="detail">{boards}</aside>
 </main>
 <script type="application/json" id="data">{data}</script>
@@ -346,6 +422,15 @@ pub fn html(tree: &Tree, root: Option<Position>, text: &PageText) -> String {
 </html>
 "#,
         title = escape(&text.title),
-        data = data(tree, root, text.comparison.as_ref()),
+        diff_keys = if text.diff.is_some() {
+            "<span class=\"key missing\">only in ours</span><span class=\"key extra\">only in yours</span><span class=\"key changed\">differs</span>"
+        } else {
+            ""
+        },
+        to_move = root.map_or(String::new(), |r| format!(
+            "<span>{} to move at the root: MAX</span>",
+            char::from(r.player.symbol())
+        )),
+        data = data(tree, root, text.comparison.as_ref(), text.diff.as_ref()),
     )
 }
