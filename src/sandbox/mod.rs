@@ -671,7 +671,16 @@ impl Sandbox {
             command.pre_exec(move || child_side.enter());
         }
         let started = Instant::now();
-        let mut child = command.spawn()?;
+        let mut child = match command.spawn() {
+            Ok(child) => child,
+            Err(e) => {
+                // Nothing of a run that never started stays either.
+                if let Some(cgroup) = cgroup {
+                    cgroup.end();
+                }
+                return Err(e);
+            }
+        };
         drop(joins);
         drop(filters);
         let mut sampled = Exhausted::default();
