@@ -14,8 +14,9 @@ use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
     case_points, grade_student, isolation_words, Class, ClassRequest, GradeError, GradeOptions,
-    Policy, StudentGrade, PLACEHOLDER,
+    Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
 };
+use crate::grader::language::{Language, Toolchain};
 use crate::grader::package as bundle;
 use crate::grader::platform::{self, Targets, VocareumFiles};
 use crate::grader::printable::{printable, printable_json};
@@ -33,9 +34,12 @@ pub struct GradeArgs {
     cases: PathBuf,
     /// The student's program: a shell command run in each case's fresh work folder,
     /// `{submission}` replaced by the student's folder (shown read-only), e.g.
-    /// "python3 {submission}/hw1cs561s2017.py".
+    /// "python3 {submission}/hw1cs561s2017.py". Without it, each submission is graded
+    /// by what it holds (see --python).
     #[arg(long, value_name = "COMMAND")]
-    run: String,
+    run: Option<String>,
+    #[command(flatten)]
+    languages: LanguageArgs,
     /// SUBMISSIONS is one student's folder (on Gradescope or Vocareum).
     #[arg(long)]
     single: bool,
@@ -80,6 +84,57 @@ pub struct GradeArgs {
     sandbox: SandboxArgs,
 }
 
+/// How a submission is graded by what it holds, without `--run`.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Languages (without --run)")]
+pub struct LanguageArgs {
+    /// The Python of a hw1cs561s2017.py whose #! line names neither python2 nor
+    /// python3 (*.java is compiled with javac, *.cpp with g++ -O2).
+    #[arg(long, value_enum, value_name = "VERSION", default_value_t = PythonArg::Python3)]
+    python: PythonArg,
+    /// The python2 interpreter: a name on the programs' PATH, or a full path (then
+    /// show its installation with --read-only).
+    #[arg(long, value_name = "PROGRAM", default_value = "python2")]
+    python2: String,
+    /// The python3 interpreter.
+    #[arg(long, value_name = "PROGRAM", default_value = "python3")]
+    python3: String,
+    /// The Python file the handout names.
+    #[arg(long, value_name = "NAME", default_value = "hw1cs561s2017.py")]
+    python_file: String,
+    /// Wall time of a Java or C++ build, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    build_time: Duration,
+}
+
+/// `--python`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PythonArg {
+    /// Python 2 (the Spring 2017 handout's).
+    Python2,
+    /// Python 3.
+    Python3,
+}
+
+impl LanguageArgs {
+    /// How each student's program runs: `run`, else by its language.
+    pub fn program(&self, run: Option<&str>) -> ProgramSpec {
+        match run {
+            Some(command) => ProgramSpec::Run(command.to_string()),
+            None => ProgramSpec::Languages(Toolchain {
+                python_file: self.python_file.clone(),
+                default_python: match self.python {
+                    PythonArg::Python2 => Language::Python2,
+                    PythonArg::Python3 => Language::Python3,
+                },
+                python2: self.python2.clone(),
+                python3: self.python3.clone(),
+                build_time: self.build_time,
+            }),
+        }
+    }
+}
+
 /// A number of points: finite and not negative.
 fn parse_points(text: &str) -> std::result::Result<f64, String> {
     text.parse::<f64>()
@@ -118,12 +173,13 @@ pub struct Interrupted {
 /// `reversi grade`: grades every submission, prints a row per student and the
 /// totals, and writes the reports asked for.
 pub fn grade(args: &GradeArgs) -> Result<()> {
+    let program = args.languages.program(args.run.as_deref());
     let class = Class::find(&ClassRequest {
         submissions: &args.submissions,
         single: args.single,
         cases: &args.cases,
         points: args.points,
-        command: &args.run,
+        program: &program,
     })?;
     let targets = targets(args)?;
     let sandbox = args.sandbox.sandbox(args.timeout)?;
@@ -146,7 +202,7 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
     let options = GradeOptions {
         cases: &class.cases,
         points: &class.points,
-        command: &args.run,
+        program: &program,
         sandbox: &sandbox,
         policy,
         jobs,

@@ -189,6 +189,10 @@ pub enum Verdict {
     Error,
     /// The grader was interrupted (Ctrl-C) while the case ran.
     Interrupted,
+    /// Not run: the submission holds no program to run.
+    MissingFile,
+    /// Not run: the submission's program did not build.
+    CompileError,
 }
 
 impl Verdict {
@@ -204,6 +208,8 @@ impl Verdict {
             Verdict::OutputTooLarge => "OUTPUT TOO LARGE",
             Verdict::Error => "ERROR",
             Verdict::Interrupted => "INTERRUPTED",
+            Verdict::MissingFile => "MISSING FILE",
+            Verdict::CompileError => "COMPILE ERROR",
         }
     }
 }
@@ -263,7 +269,10 @@ impl Summary {
                 Verdict::Timeout => &mut summary.timed_out,
                 Verdict::NoOutput => &mut summary.no_output,
                 Verdict::NotAFile | Verdict::OutputTooLarge => &mut summary.bad_output,
-                Verdict::Error | Verdict::Interrupted => &mut summary.errors,
+                Verdict::Error
+                | Verdict::Interrupted
+                | Verdict::MissingFile
+                | Verdict::CompileError => &mut summary.errors,
             } += 1;
         }
         summary
