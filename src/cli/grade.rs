@@ -13,8 +13,8 @@ use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
-    case_points, grade_student, isolation_words, Class, ClassRequest, GradeError, GradeOptions,
-    Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
+    case_points, case_visibility, grade_student, isolation_words, Class, ClassRequest, GradeError,
+    GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
 };
 use crate::grader::language::{Language, Toolchain};
 use crate::grader::package as bundle;
@@ -202,6 +202,7 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
     let options = GradeOptions {
         cases: &class.cases,
         points: &class.points,
+        visibility: &class.visibility,
         program: &program,
         sandbox: &sandbox,
         policy,
@@ -234,6 +235,7 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         &grades,
         &class.case_names(),
         &class.points,
+        &class.visibility,
         policy,
         sandbox.isolation(),
     )?;
@@ -373,6 +375,7 @@ pub fn package(args: &PackageArgs) -> Result<()> {
     // The cases must be readable cases: the same check `grade` makes.
     let cases = find_cases(&args.cases)?;
     case_points(&cases, 1.0)?;
+    case_visibility(&cases)?;
     let platform = match args.platform {
         PlatformArg::Gradescope => bundle::Platform::Gradescope,
         PlatformArg::Vocareum => bundle::Platform::Vocareum,

@@ -53,9 +53,77 @@ pub enum GradeError {
          would run the same program (e.g. --run \"python3 {{submission}}/hw1.py\")"
     )]
     NoPlaceholder,
+    /// A case's `visibility` file does not hold one of Gradescope's words.
+    #[error(
+        "{path}: expected a visibility (visible, hidden, after_due_date or \
+         after_published); found {found:?}"
+    )]
+    Visibility {
+        /// The file.
+        path: String,
+        /// What it holds.
+        found: String,
+    },
     /// The cases cannot be found.
     #[error(transparent)]
     Cases(#[from] BatchError),
+}
+
+/// Who sees a case's test, in Gradescope's words. A case that is not `visible`
+/// keeps its expected output and its explanation out of every report: only the
+/// verdict and the kind of mistake are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Always shown.
+    #[default]
+    Visible,
+    /// Never shown to the student.
+    Hidden,
+    /// Shown after the due date.
+    AfterDueDate,
+    /// Shown once the grades are published.
+    AfterPublished,
+}
+
+impl Visibility {
+    /// Gradescope's word for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+        }
+    }
+}
+
+/// The visibility of each case: the word in a `visibility` file beside it
+/// (`NAME.visibility` for a pair, else the folder's `visibility`), or visible.
+pub fn case_visibility(cases: &[Case]) -> Result<Vec<Visibility>, GradeError> {
+    cases
+        .iter()
+        .map(|case| {
+            let own = case.input.with_extension("visibility");
+            let folder = case.input.with_file_name("visibility");
+            let Some(file) = [own, folder].into_iter().find(|p| p.is_file()) else {
+                return Ok(Visibility::Visible);
+            };
+            let text = fs::read_to_string(&file).unwrap_or_default();
+            [
+                Visibility::Visible,
+                Visibility::Hidden,
+                Visibility::AfterDueDate,
+                Visibility::AfterPublished,
+            ]
+            .into_iter()
+            .find(|v| v.word() == text.trim())
+            .ok_or_else(|| GradeError::Visibility {
+                path: file.display().to_string(),
+                found: text.trim().chars().take(40).collect(),
+            })
+        })
+        .collect()
 }
 
 /// How a case passes.
@@ -125,6 +193,8 @@ pub struct Class {
     pub cases: Vec<Case>,
     /// The points of each case.
     pub points: Vec<f64>,
+    /// Who sees each case.
+    pub visibility: Vec<Visibility>,
     submissions_folder: PathBuf,
     cases_folder: PathBuf,
     program: ProgramSpec,
@@ -155,10 +225,12 @@ impl Class {
         };
         let cases = find_cases(request.cases)?;
         let points = case_points(&cases, request.points)?;
+        let visibility = case_visibility(&cases)?;
         Ok(Class {
             submissions,
             cases,
             points,
+            visibility,
             submissions_folder: request.submissions.to_path_buf(),
             cases_folder: request.cases.to_path_buf(),
             program: request.program.clone(),
@@ -492,6 +564,58 @@ impl StudentGrade {
         grade
     }
 
+    /// Keeps what the cases not `visible` expect out of the grade: their rows keep
+    /// the verdict and the kind of mistake only, and a mistake's explanation comes
+    /// from a visible case, or is withheld.
+    pub fn hide(&mut self, visibility: &[Visibility]) {
+        let hidden = |name: &str| {
+            self.cases
+                .iter()
+                .position(|c| c.case == name)
+                .is_some_and(|i| visibility.get(i).is_some_and(|v| *v != Visibility::Visible))
+        };
+        for group in &mut self.mistakes {
+            if !hidden(&group.cases[0]) {
+                continue;
+            }
+            let visible = group.cases.iter().find(|name| !hidden(name));
+            let result = visible.and_then(|name| self.cases.iter().find(|c| &c.case == name));
+            group.example = match result {
+                Some(CaseResult {
+                    report: Some(report),
+                    ..
+                }) => report.to_string(),
+                Some(result) => format!("{}\n", result.detail),
+                None => {
+                    "(the cases of this mistake are hidden: its explanation is withheld)\n".into()
+                }
+            };
+        }
+        let labels: Vec<Option<String>> = self
+            .cases
+            .iter()
+            .map(|result| {
+                self.mistakes
+                    .iter()
+                    .find(|g| g.cases.contains(&result.case))
+                    .map(|g| g.label.clone())
+            })
+            .collect();
+        for ((result, visibility), label) in self.cases.iter_mut().zip(visibility).zip(labels) {
+            if *visibility == Visibility::Visible {
+                continue;
+            }
+            result.report = None;
+            result.detail = match (result.verdict, label) {
+                (Verdict::Pass, _) => String::new(),
+                (_, Some(label)) if label != result.verdict.word() => {
+                    format!("hidden case: {label}")
+                }
+                _ => "hidden case".into(),
+            };
+        }
+    }
+
     /// The most common mistake, in words, for the student's row.
     pub fn most_common(&self) -> String {
         if let Some(file) = &self.missing_file {
@@ -513,6 +637,8 @@ pub struct GradeOptions<'a> {
     pub cases: &'a [Case],
     /// The points of each case.
     pub points: &'a [f64],
+    /// Who sees each case.
+    pub visibility: &'a [Visibility],
     /// How each student's program runs.
     pub program: &'a ProgramSpec,
     /// The sandbox, to which each student's folder is added read-only.
@@ -590,6 +716,7 @@ pub fn grade_student(
     drop(build);
     let mut grade = StudentGrade::of(name, results, points);
     grade.program = program;
+    grade.hide(options.visibility);
     Ok(grade)
 }
 

@@ -7,14 +7,16 @@ use serde_json::{json, Value};
 
 use super::text::student_report;
 use crate::grader::batch::Verdict;
-use crate::grader::grade::{Policy, StudentGrade};
+use crate::grader::grade::{Policy, StudentGrade, Visibility};
 use crate::grader::printable::{printable, printable_json};
 use crate::sandbox::Isolation;
 
-/// The `results.json` of one student's `grade`, each case worth `points`.
+/// The `results.json` of one student's `grade`, each case worth `points` and seen by
+/// `visibility`.
 pub fn results(
     grade: &StudentGrade,
     points: &[f64],
+    visibility: &[Visibility],
     policy: Policy,
     isolation: Isolation,
 ) -> Value {
@@ -22,7 +24,8 @@ pub fn results(
         .cases
         .iter()
         .zip(points)
-        .map(|(case, &max)| {
+        .zip(visibility)
+        .map(|((case, &max), visibility)| {
             let passed = case.verdict == Verdict::Pass;
             let output = match &case.report {
                 Some(report) if !passed => format!("{}\n{report}", case.detail),
@@ -34,7 +37,7 @@ pub fn results(
                 "max_score": max,
                 "status": if passed { "passed" } else { "failed" },
                 "output": format!("{}: {output}", case.verdict.word()),
-                "visibility": "visible",
+                "visibility": visibility.word(),
                 "execution_time": case.seconds,
             })
         })
