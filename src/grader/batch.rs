@@ -429,6 +429,8 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         Ok(Produced::Failed(verdict, detail)) => (verdict, detail, None),
         Err(message) => (Verdict::Error, message, None),
     };
+    // The case's time as measured: the LF re-run below is the grader's, not the case's.
+    let seconds = start.elapsed().as_secs_f64();
     let only_line_ends = report.as_ref().is_some_and(|r| r.lenient_identical);
     let mut cr = false;
     if !matches!(
@@ -448,7 +450,7 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         case: case.name.clone(),
         verdict,
         detail,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
         report,
         depends_on_cr: cr,
     }

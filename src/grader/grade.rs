@@ -153,7 +153,7 @@ impl Policy {
 /// One student's submission: a folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Submission {
-    /// The folder's name.
+    /// The student's name: the folder's, or the one given.
     pub name: String,
     /// The folder.
     pub folder: PathBuf,
@@ -173,6 +173,8 @@ pub struct ClassRequest<'a> {
     pub points: f64,
     /// How each student's program runs.
     pub program: &'a ProgramSpec,
+    /// With `single`, the student's name (else the folder's).
+    pub name: Option<&'a str>,
 }
 
 /// How each student's program runs.
@@ -212,9 +214,11 @@ impl Class {
         let submissions = if request.single {
             let folder = request.submissions;
             vec![Submission {
-                name: folder
-                    .file_name()
-                    .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned()),
+                name: request.name.map(str::to_string).unwrap_or_else(|| {
+                    folder
+                        .file_name()
+                        .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned())
+                }),
                 folder: fs::canonicalize(folder).map_err(|e| GradeError::Folder {
                     path: folder.display().to_string(),
                     reason: e.to_string(),
@@ -490,6 +494,8 @@ pub struct StudentGrade {
     pub mistakes: Vec<MistakeGroup>,
     /// Whether the grading was interrupted before every case ran.
     pub interrupted: bool,
+    /// Wall time of the student's grading (its build and every case), in seconds.
+    pub seconds: f64,
 }
 
 impl StudentGrade {
@@ -510,6 +516,7 @@ impl StudentGrade {
             interrupted: results.len() < points.len()
                 || results.iter().any(|r| r.verdict == Verdict::Interrupted),
             cases: Vec::new(),
+            seconds: 0.0,
         };
         for (result, points) in results.iter().zip(points) {
             if result.verdict == Verdict::Pass {
@@ -658,6 +665,18 @@ pub fn grade_student(
     options: &GradeOptions,
     observer: &mut dyn FnMut(batch::Update),
 ) -> Result<StudentGrade, SandboxError> {
+    let start = std::time::Instant::now();
+    let mut grade = grade_program(submission, options, observer)?;
+    grade.hide(options.visibility);
+    grade.seconds = start.elapsed().as_secs_f64();
+    Ok(grade)
+}
+
+fn grade_program(
+    submission: &Submission,
+    options: &GradeOptions,
+    observer: &mut dyn FnMut(batch::Update),
+) -> Result<StudentGrade, SandboxError> {
     let name = &submission.name;
     let (cases, points) = (options.cases, options.points);
     let shown = options.sandbox.showing(&submission.folder)?;
@@ -716,7 +735,6 @@ pub fn grade_student(
     drop(build);
     let mut grade = StudentGrade::of(name, results, points);
     grade.program = program;
-    grade.hide(options.visibility);
     Ok(grade)
 }
 

@@ -1,7 +1,8 @@
 //! Gradescope's `results.json`, as its autograder specification documents it: the
-//! total `score`, an `output` for the student, `execution_time`, and one entry of
-//! `tests` per case (`name`, `score`, `max_score`, `status`, `output`,
-//! `visibility`, `execution_time`), every string of it printable.
+//! total `score`, an `output` for the student, `execution_time` (the wall time of the
+//! student's grading), and one entry of `tests` per case (`name`, `score`,
+//! `max_score`, `status`, `output`, `visibility`, and the case's seconds in
+//! `extra_data`), every string of it printable.
 
 use serde_json::{json, Value};
 
@@ -38,15 +39,14 @@ pub fn results(
                 "status": if passed { "passed" } else { "failed" },
                 "output": format!("{}: {output}", case.verdict.word()),
                 "visibility": visibility.word(),
-                "execution_time": case.seconds,
+                "extra_data": { "seconds": case.seconds.max(0.0) },
             })
         })
         .collect();
-    let seconds: f64 = grade.cases.iter().map(|c| c.seconds).sum();
     let mut results = json!({
         "score": grade.score,
         "output": student_report(grade, policy, isolation),
-        "execution_time": seconds,
+        "execution_time": grade.seconds.max(0.0),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,

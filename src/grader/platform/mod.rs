@@ -103,10 +103,14 @@ pub fn write_reports(
             &files.grade_file,
             &vocareum::grade_file(grade, &files.criterion, criterion),
         )?;
-        write_whole(
-            &files.report_file,
-            &text::student_report(grade, policy, isolation),
-        )?;
+        // The line that keeps the grading script's own stdout and stderr out of the
+        // report (Vocareum's convention: first, alone on its line).
+        let report = format!(
+            "{}\n{}",
+            vocareum::NO_REPORT_OUTPUT,
+            text::student_report(grade, policy, isolation)
+        );
+        write_whole(&files.report_file, &report)?;
     }
     Ok(())
 }
