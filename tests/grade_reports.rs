@@ -240,3 +240,62 @@ fn a_vocareum_bundle_names_its_criterion_and_fails_loudly() {
         "{report}"
     );
 }
+
+#[test]
+fn a_gradescope_bundle_grades_by_language_with_the_options_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    let output = Command::new(BIN)
+        .args(["package", "gradescope", "--cases"])
+        .arg(official())
+        .args([
+            "--read-only",
+            BIN,
+            "--build-time",
+            "90",
+            "--memory",
+            "1024",
+            "--out",
+        ])
+        .arg(&zip)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let root = dir.path().join("autograder");
+    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+    archive.extract(root.join("source")).unwrap();
+    let script = fs::read_to_string(root.join("source/run_autograder")).unwrap();
+    assert!(
+        script.contains("'--build-time' '90'") && script.contains("'--memory' '1024'"),
+        "{script}"
+    );
+    let submission = root.join("submission/hw1");
+    fs::create_dir_all(&submission).unwrap();
+    fs::write(
+        submission.join("main.cpp"),
+        format!("#include <unistd.h>\nint main() {{ execl({BIN:?}, \"r\", (char *)0); }}\n"),
+    )
+    .unwrap();
+    fs::write(
+        root.join("submission_metadata.json"),
+        r#"{"users": [{"name": "Ann Lee", "email": "ann@example.edu"}]}"#,
+    )
+    .unwrap();
+    let status = Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    let results = root.join("results/results.json");
+    validate_gradescope(&results);
+    let value: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    let report = value["output"].as_str().unwrap();
+    assert!(report.starts_with("Student:   Ann Lee\n"), "{report}");
+    assert!(
+        report.contains("Program:   hw1/main.cpp (C++, one folder down)"),
+        "{report}"
+    );
+    assert_eq!(value["score"].as_f64(), Some(5.0), "{report}");
+}
