@@ -250,6 +250,20 @@ every_sandbox! {
 /// Runs `command` on the official cases under `mode`, shown `read_only`: all pass,
 /// and nothing of the runs stays behind.
 fn honest(mode: Mode, command: &str, read_only: &[&Path]) {
+    let (what, grading) = graded(mode, command, read_only);
+    assert_eq!(
+        grading.code,
+        Some(0),
+        "{what}: {}{}",
+        grading.stdout,
+        grading.stderr
+    );
+    assert!(grading.stdout.ends_with("5 cases: 5 passed\n"));
+}
+
+/// `batch` of `command` on the official cases under `mode`, shown `read_only`, once
+/// nothing of the runs stayed behind: what it was, and how it went.
+fn graded(mode: Mode, command: &str, read_only: &[&Path]) -> (String, sandboxed::Grading) {
     let _one = sandboxed::one_at_a_time();
     let world = World::new();
     let traces = sandboxed::Traces::now();
@@ -290,14 +304,7 @@ fn honest(mode: Mode, command: &str, read_only: &[&Path]) {
     let grading = grader(&world, &args, Launch::default());
     let what = format!("{command} ({mode:?})");
     sandboxed::nothing_stayed(&what, &world, &traces, &grading);
-    assert_eq!(
-        grading.code,
-        Some(0),
-        "{what}: {}{}",
-        grading.stdout,
-        grading.stderr
-    );
-    assert!(grading.stdout.ends_with("5 cases: 5 passed\n"));
+    (what, grading)
 }
 
 /// A submission folder holding `name` with `text`, readable by all (as an unpacked
@@ -345,15 +352,28 @@ every_sandbox! {
         }
         let dir = submission("hw.py", PYTHON);
         let program = dir.path().join("hw.py");
-        honest(
-            mode,
-            &format!(
-                "{}/bin/python2.7 {} {BIN}",
-                python.display(),
-                program.display()
-            ),
-            &[dir.path(), &python],
+        let command = format!(
+            "{}/bin/python2.7 {} {BIN}",
+            python.display(),
+            program.display()
         );
+        // pyenv's home is root's, closed to others (0700): a separate user cannot
+        // reach the interpreter, which is refused before any case.
+        let open = python.ancestors().skip(1).all(|folder| {
+            fs::metadata(folder).is_ok_and(|m| m.permissions().mode() & 0o001 != 0)
+        });
+        if mode == Mode::Bubblewrap || open {
+            honest(mode, &command, &[dir.path(), &python]);
+            return;
+        }
+        let (what, grading) = graded(mode, &command, &[dir.path(), &python]);
+        assert_eq!(grading.code, Some(2), "{what}: {}", grading.stderr);
+        assert!(
+            grading.stderr.contains("cannot reach this program"),
+            "{what}: {}",
+            grading.stderr
+        );
+        assert_eq!(grading.stdout, "");
     }
 }
 
