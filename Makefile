@@ -6,7 +6,14 @@ EXAMPLE ?= testcases/handout/s2017-example
 TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 BIN := $(TARGET_DIR)/release/reversi
 
-.PHONY: run test lint bench build tree-screenshot
+.PHONY: run test lint bench build tree-screenshot validators static
+
+# The report tests validate with real validators: Python's xmlschema (JUnit against
+# Jenkins' junit-10.xsd) and jsonschema (Gradescope's results.json), from PyPI.
+VALIDATORS := $(CURDIR)/target/validators
+validators:
+	test -x $(VALIDATORS)/bin/python && $(VALIDATORS)/bin/python -c 'import xmlschema, jsonschema' || \
+	  { python3 -m venv $(VALIDATORS) && $(VALIDATORS)/bin/pip install --quiet xmlschema jsonschema; }
 
 build:
 	$(CARGO) build --release --locked
@@ -25,7 +32,7 @@ run: build
 # The hostile-program tests need bubblewrap, the sandbox students' programs run in;
 # the tree page's tests need headless Chromium and chromedriver: installed from
 # Debian's packages when missing (as root).
-test:
+test: validators
 	command -v bwrap >/dev/null || { apt-get update && apt-get install -y bubblewrap; }
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update && apt-get install -y chromium chromium-driver; }
@@ -46,6 +53,14 @@ tree-screenshot:
 	    file://$(CURDIR)/target/tree/tree.html; \
 	  status=$$?; rm -rf $$profile; exit $$status
 	@echo "wrote target/tree/tree.html and target/tree/tree.png"
+
+# A statically linked reversi for the platforms' bundles (runs on any Linux image,
+# whatever its glibc): reversi package ... --binary $(STATIC).
+STATIC := $(TARGET_DIR)/x86_64-unknown-linux-gnu/release/reversi
+static:
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --release --locked \
+	  --target x86_64-unknown-linux-gnu
+	@echo "wrote $(STATIC)"
 
 lint:
 	$(CARGO) fmt --check

@@ -13,9 +13,10 @@ use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
-    case_points, grade_student, isolation_words, Class, ClassRequest, GradeError, GradeOptions,
-    Policy, StudentGrade, PLACEHOLDER,
+    case_points, case_visibility, grade_student, isolation_words, Class, ClassRequest, GradeError,
+    GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
 };
+use crate::grader::language::{Language, Toolchain};
 use crate::grader::package as bundle;
 use crate::grader::platform::{self, Targets, VocareumFiles};
 use crate::grader::printable::{printable, printable_json};
@@ -33,12 +34,18 @@ pub struct GradeArgs {
     cases: PathBuf,
     /// The student's program: a shell command run in each case's fresh work folder,
     /// `{submission}` replaced by the student's folder (shown read-only), e.g.
-    /// "python3 {submission}/hw1cs561s2017.py".
+    /// "python3 {submission}/hw1cs561s2017.py". Without it, each submission is graded
+    /// by what it holds (see --python).
     #[arg(long, value_name = "COMMAND")]
-    run: String,
+    run: Option<String>,
+    #[command(flatten)]
+    languages: LanguageArgs,
     /// SUBMISSIONS is one student's folder (on Gradescope or Vocareum).
     #[arg(long)]
     single: bool,
+    /// With --single, the student's name in the reports (else the folder's).
+    #[arg(long, value_name = "NAME", requires = "single")]
+    name: Option<String>,
     /// How a case passes; every report states it.
     #[arg(long, value_enum, default_value_t = CompareArg::Strict)]
     compare: CompareArg,
@@ -80,6 +87,75 @@ pub struct GradeArgs {
     sandbox: SandboxArgs,
 }
 
+/// How a submission is graded by what it holds, without `--run`.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Languages (without --run)")]
+pub struct LanguageArgs {
+    /// The Python of a hw1cs561s2017.py whose #! line names neither python2 nor
+    /// python3 (*.java is compiled with javac, *.cpp with g++ -O2).
+    #[arg(long, value_enum, value_name = "VERSION", default_value_t = PythonArg::Python3)]
+    python: PythonArg,
+    /// The python2 interpreter: a name on the programs' PATH, or a full path (then
+    /// show its installation with --read-only).
+    #[arg(long, value_name = "PROGRAM", default_value = "python2")]
+    python2: String,
+    /// The python3 interpreter.
+    #[arg(long, value_name = "PROGRAM", default_value = "python3")]
+    python3: String,
+    /// The Python file the handout names.
+    #[arg(long, value_name = "NAME", default_value = "hw1cs561s2017.py")]
+    python_file: String,
+    /// Wall time of a Java or C++ build, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    build_time: Duration,
+}
+
+/// `--python`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PythonArg {
+    /// Python 2 (the Spring 2017 handout's).
+    Python2,
+    /// Python 3.
+    Python3,
+}
+
+impl LanguageArgs {
+    /// These flags as `grade` takes them, each one word.
+    fn flags(&self) -> Vec<String> {
+        let python = match self.python {
+            PythonArg::Python2 => "python2",
+            PythonArg::Python3 => "python3",
+        };
+        [
+            ("--python", python.to_string()),
+            ("--python2", self.python2.clone()),
+            ("--python3", self.python3.clone()),
+            ("--python-file", self.python_file.clone()),
+            ("--build-time", self.build_time.as_secs_f64().to_string()),
+        ]
+        .into_iter()
+        .flat_map(|(flag, value)| [flag.to_string(), value])
+        .collect()
+    }
+
+    /// How each student's program runs: `run`, else by its language.
+    pub fn program(&self, run: Option<&str>) -> ProgramSpec {
+        match run {
+            Some(command) => ProgramSpec::Run(command.to_string()),
+            None => ProgramSpec::Languages(Toolchain {
+                python_file: self.python_file.clone(),
+                default_python: match self.python {
+                    PythonArg::Python2 => Language::Python2,
+                    PythonArg::Python3 => Language::Python3,
+                },
+                python2: self.python2.clone(),
+                python3: self.python3.clone(),
+                build_time: self.build_time,
+            }),
+        }
+    }
+}
+
 /// A number of points: finite and not negative.
 fn parse_points(text: &str) -> std::result::Result<f64, String> {
     text.parse::<f64>()
@@ -109,12 +185,14 @@ pub struct Interrupted {
 /// `reversi grade`: grades every submission, prints a row per student and the
 /// totals, and writes the reports asked for.
 pub fn grade(args: &GradeArgs) -> Result<()> {
+    let program = args.languages.program(args.run.as_deref());
     let class = Class::find(&ClassRequest {
         submissions: &args.submissions,
         single: args.single,
         cases: &args.cases,
         points: args.points,
-        command: &args.run,
+        program: &program,
+        name: args.name.as_deref(),
     })?;
     let targets = targets(args)?;
     let sandbox = args.sandbox.sandbox(args.timeout)?;
@@ -131,7 +209,8 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
     let options = GradeOptions {
         cases: &class.cases,
         points: &class.points,
-        command: &args.run,
+        visibility: &class.visibility,
+        program: &program,
         sandbox: &sandbox,
         policy,
         jobs,
@@ -163,6 +242,7 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
         &grades,
         &class.case_names(),
         &class.points,
+        &class.visibility,
         policy,
         sandbox.isolation(),
     )?;
@@ -267,9 +347,12 @@ pub struct PackageArgs {
     /// The cases every submission runs.
     #[arg(long, value_name = "DIR")]
     cases: PathBuf,
-    /// The student's program, with {submission} (as `grade --run`).
+    /// The student's program, with {submission} (as `grade --run`); without it,
+    /// each submission is graded by what it holds (as `grade`).
     #[arg(long, value_name = "COMMAND")]
-    run: String,
+    run: Option<String>,
+    #[command(flatten)]
+    languages: LanguageArgs,
     /// Where to write the bundle: a new zip file (gradescope) or folder (vocareum).
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
@@ -283,6 +366,70 @@ pub struct PackageArgs {
     /// (python3, openjdk-17-jdk, g++; Gradescope's setup.sh installs them).
     #[arg(long = "apt", value_name = "PACKAGE")]
     packages: Vec<String>,
+    /// A path of the platform's image to show the programs read-only (an
+    /// interpreter outside /usr), as `grade --read-only`.
+    #[arg(long, value_name = "PATH")]
+    read_only: Vec<PathBuf>,
+    /// CPU time of each process, in seconds (as `grade`).
+    #[arg(long, value_name = "SECONDS")]
+    cpu_time: Option<u64>,
+    /// Memory of each process, in MiB (as `grade`).
+    #[arg(long, value_name = "MIB")]
+    memory: Option<u64>,
+    /// Processes and threads of a run at once (as `grade`).
+    #[arg(long, value_name = "N")]
+    processes: Option<u64>,
+    /// Size of any one file a program writes, in MiB (as `grade`).
+    #[arg(long, value_name = "MIB")]
+    file_size: Option<u64>,
+    /// The points of a case without a `points` file of its own.
+    #[arg(long, value_name = "N", value_parser = parse_points)]
+    points: Option<f64>,
+    /// The Vocareum rubric criterion that gets the score.
+    #[arg(long, value_name = "NAME", default_value = "Correctness")]
+    criterion: String,
+    /// A second Vocareum criterion that gets the number of byte-exact cases.
+    #[arg(long, value_name = "NAME")]
+    exact_criterion: Option<String>,
+    /// The reversi binary to put in the bundle [default: this one]; a statically
+    /// linked one (`make static`) runs on any Linux image.
+    #[arg(long, value_name = "FILE")]
+    binary: Option<PathBuf>,
+}
+
+impl PackageArgs {
+    /// The flags of `grade` the bundle passes on, each one word.
+    fn grade_flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        if self.run.is_none() {
+            flags.extend(self.languages.flags());
+        }
+        for path in &self.read_only {
+            flags.push("--read-only".into());
+            flags.push(path.display().to_string());
+        }
+        let limits = [
+            ("--cpu-time", self.cpu_time),
+            ("--memory", self.memory),
+            ("--processes", self.processes),
+            ("--file-size", self.file_size),
+        ];
+        for (flag, value) in limits {
+            if let Some(value) = value {
+                flags.push(flag.into());
+                flags.push(value.to_string());
+            }
+        }
+        if let Some(points) = self.points {
+            flags.push("--points".into());
+            flags.push(points.to_string());
+        }
+        if let Some(exact) = &self.exact_criterion {
+            flags.push("--exact-criterion".into());
+            flags.push(exact.clone());
+        }
+        flags
+    }
 }
 
 /// `reversi package`'s platforms.
@@ -296,18 +443,25 @@ enum PlatformArg {
 
 /// `reversi package`: writes the bundle and says what to do with it.
 pub fn package(args: &PackageArgs) -> Result<()> {
-    if !args.run.contains(PLACEHOLDER) {
+    if args
+        .run
+        .as_ref()
+        .is_some_and(|run| !run.contains(PLACEHOLDER))
+    {
         return Err(GradeError::NoPlaceholder.into());
     }
     // The cases must be readable cases: the same check `grade` makes.
     let cases = find_cases(&args.cases)?;
     case_points(&cases, 1.0)?;
+    case_visibility(&cases)?;
     let platform = match args.platform {
         PlatformArg::Gradescope => bundle::Platform::Gradescope,
         PlatformArg::Vocareum => bundle::Platform::Vocareum,
     };
     let recipe = bundle::Recipe {
         command: args.run.clone(),
+        flags: args.grade_flags(),
+        criterion: args.criterion.clone(),
         timeout: args.timeout.as_secs_f64(),
         compare: match args.compare {
             CompareArg::Strict => "strict".into(),
@@ -315,12 +469,15 @@ pub fn package(args: &PackageArgs) -> Result<()> {
         },
         packages: args.packages.clone(),
     };
-    let binary = std::env::current_exe().context("cannot find this program's own file")?;
+    let binary = match &args.binary {
+        Some(binary) => binary.clone(),
+        None => std::env::current_exe().context("cannot find this program's own file")?,
+    };
     bundle::write_bundle(platform, &recipe, &args.cases, &binary, &args.out)?;
     let next = match platform {
         bundle::Platform::Gradescope => {
             "upload it as the assignment's autograder (Configure Autograder > Zip file \
-             upload, base image Ubuntu 24.04)"
+             upload, base image Ubuntu 22.04 or later, or any with a static binary)"
         }
         bundle::Platform::Vocareum => {
             "upload its files to the assignment's library (Configure Workspace > \

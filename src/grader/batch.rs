@@ -189,6 +189,10 @@ pub enum Verdict {
     Error,
     /// The grader was interrupted (Ctrl-C, SIGTERM or SIGHUP) while the case ran.
     Interrupted,
+    /// Not run: the submission holds no program to run.
+    MissingFile,
+    /// Not run: the submission's program did not build.
+    CompileError,
 }
 
 impl Verdict {
@@ -204,6 +208,8 @@ impl Verdict {
             Verdict::OutputTooLarge => "OUTPUT TOO LARGE",
             Verdict::Error => "ERROR",
             Verdict::Interrupted => "INTERRUPTED",
+            Verdict::MissingFile => "MISSING FILE",
+            Verdict::CompileError => "COMPILE ERROR",
         }
     }
 }
@@ -263,7 +269,10 @@ impl Summary {
                 Verdict::Timeout => &mut summary.timed_out,
                 Verdict::NoOutput => &mut summary.no_output,
                 Verdict::NotAFile | Verdict::OutputTooLarge => &mut summary.bad_output,
-                Verdict::Error | Verdict::Interrupted => &mut summary.errors,
+                Verdict::Error
+                | Verdict::Interrupted
+                | Verdict::MissingFile
+                | Verdict::CompileError => &mut summary.errors,
             } += 1;
         }
         summary
@@ -420,6 +429,8 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         Ok(Produced::Failed(verdict, detail)) => (verdict, detail, None),
         Err(message) => (Verdict::Error, message, None),
     };
+    // The case's time as measured: the LF re-run below is the grader's, not the case's.
+    let seconds = start.elapsed().as_secs_f64();
     let only_line_ends = report.as_ref().is_some_and(|r| r.lenient_identical);
     let mut cr = false;
     if !matches!(
@@ -439,7 +450,7 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         case: case.name.clone(),
         verdict,
         detail,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
         report,
         depends_on_cr: cr,
     }

@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use super::batch::{self, find_cases, BatchError, BatchOptions, Case, CaseResult, Runner, Verdict};
 use super::check::Mistake;
+use super::language::{self, BuildError, Toolchain};
 use super::printable::{printable, serialize_name, serialize_names};
 use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Isolation, Sandbox, SandboxError};
@@ -52,9 +53,77 @@ pub enum GradeError {
          would run the same program (e.g. --run \"python3 {{submission}}/hw1.py\")"
     )]
     NoPlaceholder,
+    /// A case's `visibility` file does not hold one of Gradescope's words.
+    #[error(
+        "{path}: expected a visibility (visible, hidden, after_due_date or \
+         after_published); found {found:?}"
+    )]
+    Visibility {
+        /// The file.
+        path: String,
+        /// What it holds.
+        found: String,
+    },
     /// The cases cannot be found.
     #[error(transparent)]
     Cases(#[from] BatchError),
+}
+
+/// Who sees a case's test, in Gradescope's words. A case that is not `visible`
+/// keeps its expected output and its explanation out of every report: only the
+/// verdict and the kind of mistake are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Always shown.
+    #[default]
+    Visible,
+    /// Never shown to the student.
+    Hidden,
+    /// Shown after the due date.
+    AfterDueDate,
+    /// Shown once the grades are published.
+    AfterPublished,
+}
+
+impl Visibility {
+    /// Gradescope's word for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+        }
+    }
+}
+
+/// The visibility of each case: the word in a `visibility` file beside it
+/// (`NAME.visibility` for a pair, else the folder's `visibility`), or visible.
+pub fn case_visibility(cases: &[Case]) -> Result<Vec<Visibility>, GradeError> {
+    cases
+        .iter()
+        .map(|case| {
+            let own = case.input.with_extension("visibility");
+            let folder = case.input.with_file_name("visibility");
+            let Some(file) = [own, folder].into_iter().find(|p| p.is_file()) else {
+                return Ok(Visibility::Visible);
+            };
+            let text = fs::read_to_string(&file).unwrap_or_default();
+            [
+                Visibility::Visible,
+                Visibility::Hidden,
+                Visibility::AfterDueDate,
+                Visibility::AfterPublished,
+            ]
+            .into_iter()
+            .find(|v| v.word() == text.trim())
+            .ok_or_else(|| GradeError::Visibility {
+                path: file.display().to_string(),
+                found: text.trim().chars().take(40).collect(),
+            })
+        })
+        .collect()
 }
 
 /// How a case passes.
@@ -84,7 +153,7 @@ impl Policy {
 /// One student's submission: a folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Submission {
-    /// The folder's name.
+    /// The student's name: the folder's, or the one given.
     pub name: String,
     /// The folder.
     pub folder: PathBuf,
@@ -102,8 +171,19 @@ pub struct ClassRequest<'a> {
     pub cases: &'a Path,
     /// The points of a case without a `points` file of its own.
     pub points: f64,
-    /// The student's program, with `{submission}`.
-    pub command: &'a str,
+    /// How each student's program runs.
+    pub program: &'a ProgramSpec,
+    /// With `single`, the student's name (else the folder's).
+    pub name: Option<&'a str>,
+}
+
+/// How each student's program runs.
+#[derive(Clone, Debug)]
+pub enum ProgramSpec {
+    /// A shell command with `{submission}` (`--run`), for anything.
+    Run(String),
+    /// As the handout has it: by what the submission holds (Python, Java, C++).
+    Languages(Toolchain),
 }
 
 /// A class ready to grade: its submissions, the cases and their points.
@@ -115,24 +195,30 @@ pub struct Class {
     pub cases: Vec<Case>,
     /// The points of each case.
     pub points: Vec<f64>,
+    /// Who sees each case.
+    pub visibility: Vec<Visibility>,
     submissions_folder: PathBuf,
     cases_folder: PathBuf,
-    command: String,
+    program: ProgramSpec,
 }
 
 impl Class {
     /// Finds the submissions, the cases and their points that `request` names, and
     /// refuses a command that does not name `{submission}`.
     pub fn find(request: &ClassRequest) -> Result<Class, GradeError> {
-        if !request.command.contains(PLACEHOLDER) {
-            return Err(GradeError::NoPlaceholder);
+        if let ProgramSpec::Run(command) = request.program {
+            if !command.contains(PLACEHOLDER) {
+                return Err(GradeError::NoPlaceholder);
+            }
         }
         let submissions = if request.single {
             let folder = request.submissions;
             vec![Submission {
-                name: folder
-                    .file_name()
-                    .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned()),
+                name: request.name.map(str::to_string).unwrap_or_else(|| {
+                    folder
+                        .file_name()
+                        .map_or_else(|| "submission".into(), |n| n.to_string_lossy().into_owned())
+                }),
                 folder: fs::canonicalize(folder).map_err(|e| GradeError::Folder {
                     path: folder.display().to_string(),
                     reason: e.to_string(),
@@ -143,20 +229,23 @@ impl Class {
         };
         let cases = find_cases(request.cases)?;
         let points = case_points(&cases, request.points)?;
+        let visibility = case_visibility(&cases)?;
         Ok(Class {
             submissions,
             cases,
             points,
+            visibility,
             submissions_folder: request.submissions.to_path_buf(),
             cases_folder: request.cases.to_path_buf(),
-            command: request.command.to_string(),
+            program: request.program.clone(),
         })
     }
 
     /// Refuses to grade the class in `sandbox` where its policy says no: the
     /// submissions or a path shown holds the cases, a run could read an expected
     /// output, a student's folder is closed to the run, or the command names a file
-    /// the programs cannot see.
+    /// or runs a program (an interpreter, a compiler the class needs) the programs
+    /// cannot see.
     pub fn admit(&self, sandbox: &Sandbox) -> Result<(), PolicyError> {
         let mut shown = sandbox.read_only().to_vec();
         shown.push(self.submissions_folder.clone());
@@ -166,7 +255,24 @@ impl Class {
         for submission in &self.submissions {
             policy::refuse_hidden_submission(sandbox, &submission.folder)?;
         }
-        policy::refuse_unseen_files(&self.command, sandbox)
+        match &self.program {
+            ProgramSpec::Run(command) => policy::refuse_unseen_files(command, sandbox),
+            ProgramSpec::Languages(toolchain) => {
+                let mut programs: Vec<String> = Vec::new();
+                for submission in &self.submissions {
+                    if let Some(found) = language::find(&submission.folder, toolchain) {
+                        for program in toolchain.programs(found.language) {
+                            if !programs.contains(&program) {
+                                programs.push(program);
+                            }
+                        }
+                    }
+                }
+                programs
+                    .iter()
+                    .try_for_each(|program| policy::refuse_unseen_program(program, sandbox))
+            }
+        }
     }
 
     /// The names of the cases, in order.
@@ -226,23 +332,91 @@ pub fn case_points(cases: &[Case], default: f64) -> Result<Vec<f64>, GradeError>
 /// The placeholder replaced by the student's folder in a command.
 pub const PLACEHOLDER: &str = "{submission}";
 
-/// `command` with `{submission}` replaced by `folder`, quoted for the shell (a
-/// student names the folder, so its name may hold anything).
+/// `command` with `{submission}` replaced by `folder`, quoted for the shell where
+/// it stands (a student names the folder, so its name may hold anything): in single
+/// quotes, in double quotes or bare, so that `"{submission}/my hw.py"` names the file.
 pub fn substitute(command: &str, folder: &Path) -> String {
-    let quoted = format!("'{}'", folder.display().to_string().replace('\'', r"'\''"));
-    command.replace(PLACEHOLDER, &quoted)
+    let folder = folder.display().to_string();
+    let mut out = String::with_capacity(command.len() + folder.len());
+    let (mut single, mut double) = (false, false);
+    let mut rest = command;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix(PLACEHOLDER) {
+            if single {
+                out += &folder.replace('\'', r"'\''");
+            } else if double {
+                for c in folder.chars() {
+                    if matches!(c, '\\' | '$' | '"' | '`') {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+            } else {
+                out += &language::shell_quote(&folder);
+            }
+            rest = after;
+            continue;
+        }
+        match c {
+            '\\' if !single => {
+                out.push(c);
+                rest = &rest[1..];
+                if let Some(next) = rest.chars().next() {
+                    out.push(next);
+                    rest = &rest[next.len_utf8()..];
+                }
+                continue;
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            _ => {}
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// The files `command` names in the student's folder: the rest of each word (as
+/// the shell splits it) after `{submission}/`.
+fn named_files(command: &str) -> Vec<String> {
+    policy::command_words(command)
+        .iter()
+        .filter_map(|word| word.split_once(&format!("{PLACEHOLDER}/")))
+        .map(|(_, relative)| relative.to_string())
+        .filter(|relative| !relative.is_empty())
+        .collect()
 }
 
 /// The first file that `command` names in the student's folder (a word holding
 /// `{submission}/`) and that does not exist there.
 pub fn missing_file(command: &str, folder: &Path) -> Option<String> {
-    command
-        .split_whitespace()
-        .map(|word| word.trim_matches(|c| c == '"' || c == '\''))
-        .filter_map(|word| word.split_once(&format!("{PLACEHOLDER}/")))
-        .map(|(_, relative)| relative)
+    named_files(command)
+        .into_iter()
         .find(|relative| !folder.join(relative).exists())
-        .map(str::to_string)
+}
+
+/// The folder that stands for `{submission}` in `command`: the student's `folder`
+/// when it holds every file the command names, else the one folder in it that does
+/// (a submission nested one folder down, as `hw1/hw.py`). `Err` names the first
+/// file missing from `folder`.
+pub fn locate(command: &str, folder: &Path) -> Result<PathBuf, String> {
+    let Some(missing) = missing_file(command, folder) else {
+        return Ok(folder.to_path_buf());
+    };
+    let mut inner: Vec<PathBuf> = fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|inner| missing_file(command, inner).is_none())
+        .collect();
+    inner.sort();
+    match inner.len() {
+        1 if !named_files(command).is_empty() => Ok(inner.remove(0)),
+        _ => Err(missing),
+    }
 }
 
 /// What went wrong in some of a student's cases: one mistake (or verdict), the cases
@@ -300,6 +474,10 @@ pub struct StudentGrade {
     pub student: String,
     /// The file the command names that the submission lacks (then no case ran).
     pub missing_file: Option<String>,
+    /// Why the program did not build (then no case ran).
+    pub compile_error: Option<String>,
+    /// The program graded, where it was found, when not plainly the command's.
+    pub program: Option<String>,
     /// Each case run, in case order.
     pub cases: Vec<CaseResult>,
     /// Points of the cases passed under the policy.
@@ -316,6 +494,8 @@ pub struct StudentGrade {
     pub mistakes: Vec<MistakeGroup>,
     /// Whether the grading was interrupted before every case ran.
     pub interrupted: bool,
+    /// Wall time of the student's grading (its build and every case), in seconds.
+    pub seconds: f64,
 }
 
 impl StudentGrade {
@@ -325,6 +505,8 @@ impl StudentGrade {
         let mut grade = StudentGrade {
             student: student.to_string(),
             missing_file: None,
+            compile_error: None,
+            program: None,
             score: 0.0,
             max_score: points.iter().sum(),
             passed: 0,
@@ -334,6 +516,7 @@ impl StudentGrade {
             interrupted: results.len() < points.len()
                 || results.iter().any(|r| r.verdict == Verdict::Interrupted),
             cases: Vec::new(),
+            seconds: 0.0,
         };
         for (result, points) in results.iter().zip(points) {
             if result.verdict == Verdict::Pass {
@@ -348,19 +531,95 @@ impl StudentGrade {
         grade
     }
 
+    /// The grade of a submission none of whose cases could run: each case gets
+    /// `verdict` and `detail`.
+    pub fn not_run(
+        student: &str,
+        verdict: Verdict,
+        detail: &str,
+        cases: &[Case],
+        points: &[f64],
+    ) -> StudentGrade {
+        let results = cases
+            .iter()
+            .map(|case| CaseResult {
+                case: case.name.clone(),
+                verdict,
+                detail: detail.to_string(),
+                seconds: 0.0,
+                report: None,
+                depends_on_cr: false,
+            })
+            .collect();
+        StudentGrade::of(student, results, points)
+    }
+
     /// The grade of a submission without the file the command names: no case ran.
-    pub fn missing(student: &str, file: String, points: &[f64]) -> StudentGrade {
-        StudentGrade {
-            student: student.to_string(),
-            missing_file: Some(file),
-            cases: Vec::new(),
-            score: 0.0,
-            max_score: points.iter().sum(),
-            passed: 0,
-            byte_exact: 0,
-            total: points.len(),
-            mistakes: Vec::new(),
-            interrupted: false,
+    pub fn missing(student: &str, file: String, cases: &[Case], points: &[f64]) -> StudentGrade {
+        let detail = format!("the submission has no {}", printable(&file));
+        let mut grade =
+            StudentGrade::not_run(student, Verdict::MissingFile, &detail, cases, points);
+        grade.missing_file = Some(file);
+        grade
+    }
+
+    /// The grade of a submission whose program did not build: no case ran.
+    pub fn unbuilt(student: &str, error: String, cases: &[Case], points: &[f64]) -> StudentGrade {
+        let mut grade =
+            StudentGrade::not_run(student, Verdict::CompileError, &error, cases, points);
+        grade.compile_error = Some(error);
+        grade
+    }
+
+    /// Keeps what the cases not `visible` expect out of the grade: their rows keep
+    /// the verdict and the kind of mistake only, and a mistake's explanation comes
+    /// from a visible case, or is withheld.
+    pub fn hide(&mut self, visibility: &[Visibility]) {
+        let hidden = |name: &str| {
+            self.cases
+                .iter()
+                .position(|c| c.case == name)
+                .is_some_and(|i| visibility.get(i).is_some_and(|v| *v != Visibility::Visible))
+        };
+        for group in &mut self.mistakes {
+            if !hidden(&group.cases[0]) {
+                continue;
+            }
+            let visible = group.cases.iter().find(|name| !hidden(name));
+            let result = visible.and_then(|name| self.cases.iter().find(|c| &c.case == name));
+            group.example = match result {
+                Some(CaseResult {
+                    report: Some(report),
+                    ..
+                }) => report.to_string(),
+                Some(result) => format!("{}\n", result.detail),
+                None => {
+                    "(the cases of this mistake are hidden: its explanation is withheld)\n".into()
+                }
+            };
+        }
+        let labels: Vec<Option<String>> = self
+            .cases
+            .iter()
+            .map(|result| {
+                self.mistakes
+                    .iter()
+                    .find(|g| g.cases.contains(&result.case))
+                    .map(|g| g.label.clone())
+            })
+            .collect();
+        for ((result, visibility), label) in self.cases.iter_mut().zip(visibility).zip(labels) {
+            if *visibility == Visibility::Visible {
+                continue;
+            }
+            result.report = None;
+            result.detail = match (result.verdict, label) {
+                (Verdict::Pass, _) => String::new(),
+                (_, Some(label)) if label != result.verdict.word() => {
+                    format!("hidden case: {label}")
+                }
+                _ => "hidden case".into(),
+            };
         }
     }
 
@@ -368,6 +627,9 @@ impl StudentGrade {
     pub fn most_common(&self) -> String {
         if let Some(file) = &self.missing_file {
             return format!("MISSING FILE: no {}", printable(file));
+        }
+        if let Some(error) = &self.compile_error {
+            return format!("COMPILE ERROR: {error}");
         }
         match self.mistakes.first() {
             None => String::new(),
@@ -382,8 +644,10 @@ pub struct GradeOptions<'a> {
     pub cases: &'a [Case],
     /// The points of each case.
     pub points: &'a [f64],
-    /// The command, with `{submission}`.
-    pub command: &'a str,
+    /// Who sees each case.
+    pub visibility: &'a [Visibility],
+    /// How each student's program runs.
+    pub program: &'a ProgramSpec,
     /// The sandbox, to which each student's folder is added read-only.
     pub sandbox: &'a Sandbox,
     /// How a case passes.
@@ -394,31 +658,84 @@ pub struct GradeOptions<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// Grades one submission: every case, in the sandbox with the submission shown.
+/// Grades one submission: its program found (and built), then every case, in the
+/// sandbox with the submission (and its build) shown.
 pub fn grade_student(
     submission: &Submission,
     options: &GradeOptions,
     observer: &mut dyn FnMut(batch::Update),
 ) -> Result<StudentGrade, SandboxError> {
-    if let Some(file) = missing_file(options.command, &submission.folder) {
-        return Ok(StudentGrade::missing(
-            &submission.name,
-            file,
-            options.points,
-        ));
-    }
-    let batch_options = BatchOptions {
-        runner: Runner::Program {
-            command: substitute(options.command, &submission.folder),
-            sandbox: options.sandbox.showing(&submission.folder)?,
+    let start = std::time::Instant::now();
+    let mut grade = grade_program(submission, options, observer)?;
+    grade.hide(options.visibility);
+    grade.seconds = start.elapsed().as_secs_f64();
+    Ok(grade)
+}
+
+fn grade_program(
+    submission: &Submission,
+    options: &GradeOptions,
+    observer: &mut dyn FnMut(batch::Update),
+) -> Result<StudentGrade, SandboxError> {
+    let name = &submission.name;
+    let (cases, points) = (options.cases, options.points);
+    let shown = options.sandbox.showing(&submission.folder)?;
+    let (command, program, build) = match options.program {
+        ProgramSpec::Run(command) => match locate(command, &submission.folder) {
+            Err(file) => return Ok(StudentGrade::missing(name, file, cases, points)),
+            Ok(folder) => {
+                let program = folder
+                    .strip_prefix(&submission.folder)
+                    .ok()
+                    .and_then(|inner| {
+                        (!inner.as_os_str().is_empty())
+                            .then(|| format!("in {}/, one folder down", inner.display()))
+                    });
+                (substitute(command, &folder), program, None)
+            }
         },
+        ProgramSpec::Languages(toolchain) => {
+            let Some(found) = language::find(&submission.folder, toolchain) else {
+                return Ok(StudentGrade::missing(
+                    name,
+                    toolchain.wanted(),
+                    cases,
+                    points,
+                ));
+            };
+            match language::build(&found, toolchain, &shown) {
+                Ok(built) => (built.command, Some(found.description()), built.build),
+                Err(BuildError::Compile(error)) => {
+                    let mut grade = StudentGrade::unbuilt(name, error, cases, points);
+                    grade.program = Some(found.description());
+                    return Ok(grade);
+                }
+                Err(error @ BuildError::Io(_)) => {
+                    let detail = error.to_string();
+                    let mut grade =
+                        StudentGrade::not_run(name, Verdict::Error, &detail, cases, points);
+                    grade.program = Some(found.description());
+                    return Ok(grade);
+                }
+            }
+        }
+    };
+    let sandbox = match &build {
+        Some(build) => shown.showing(build.path())?,
+        None => shown,
+    };
+    let batch_options = BatchOptions {
+        runner: Runner::Program { command, sandbox },
         lenient: options.policy == Policy::Lenient,
         jobs: options.jobs,
         keep: None,
         stop: options.stop,
     };
-    let results = batch::run(options.cases, &batch_options, observer);
-    Ok(StudentGrade::of(&submission.name, results, options.points))
+    let results = batch::run(cases, &batch_options, observer);
+    drop(build);
+    let mut grade = StudentGrade::of(name, results, points);
+    grade.program = program;
+    Ok(grade)
 }
 
 /// The isolation every run of a class got, for its reports.
@@ -449,5 +766,36 @@ mod tests {
             Some("hw1cs561s2017.py".into())
         );
         assert_eq!(missing_file("java -cp {submission} Hw", dir.path()), None);
+        assert_eq!(
+            missing_file("python3 \"{submission}/my hw.py\"", dir.path()),
+            Some("my hw.py".into())
+        );
+    }
+
+    #[test]
+    fn the_folder_is_quoted_for_where_it_stands() {
+        let folder = Path::new("/subs/a b'$x\"");
+        let words = |command: &str| shlex::split(&substitute(command, folder)).unwrap();
+        let file = "/subs/a b'$x\"/my hw.py";
+        assert_eq!(words("python3 {submission}/'my hw.py'")[1], file);
+        assert_eq!(words("python3 \"{submission}/my hw.py\"")[1], file);
+        assert_eq!(words("python3 '{submission}/my hw.py'")[1], file);
+    }
+
+    #[test]
+    fn a_submission_one_folder_down_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("hw1")).unwrap();
+        fs::write(dir.path().join("hw1/hw.py"), "").unwrap();
+        assert_eq!(
+            locate("python3 {submission}/hw.py", dir.path()),
+            Ok(dir.path().join("hw1"))
+        );
+        fs::create_dir_all(dir.path().join("hw2")).unwrap();
+        fs::write(dir.path().join("hw2/hw.py"), "").unwrap();
+        assert_eq!(
+            locate("python3 {submission}/hw.py", dir.path()),
+            Err("hw.py".into())
+        );
     }
 }

@@ -16,6 +16,7 @@ pub mod check;
 pub mod diagnose;
 pub mod gen;
 pub mod grade;
+pub mod language;
 pub mod log;
 pub mod mutants;
 pub mod package;

@@ -25,6 +25,7 @@ use walkdir::WalkDir;
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 
+use super::platform::vocareum;
 use crate::sandbox::policy::bundle_lines;
 
 /// The platforms a bundle is made for.
@@ -39,8 +40,12 @@ pub enum Platform {
 /// What the bundle's grading runs.
 #[derive(Clone, Debug)]
 pub struct Recipe {
-    /// The student's program, with `{submission}`.
-    pub command: String,
+    /// The student's program, with `{submission}`; none: by its language.
+    pub command: Option<String>,
+    /// More flags of `grade` (read-only paths, limits, languages), each one word.
+    pub flags: Vec<String>,
+    /// The Vocareum rubric criterion that gets the score.
+    pub criterion: String,
     /// Wall time of each run, in seconds.
     pub timeout: f64,
     /// `--compare` of `grade`: `strict` or `lenient`.
@@ -75,10 +80,16 @@ fn shell_quote(text: &str) -> String {
 /// The `grade` command line the bundle runs, with `$SUBMISSION`, `$CASES` and
 /// `$BIN` left to the script.
 fn grade_line(recipe: &Recipe, report: &str) -> String {
+    let mut flags: Vec<String> = Vec::new();
+    if let Some(command) = &recipe.command {
+        flags.push("--run".into());
+        flags.push(shell_quote(command));
+    }
+    flags.extend(recipe.flags.iter().map(|flag| shell_quote(flag)));
     format!(
-        "\"$BIN\" grade \"$SUBMISSION\" --single --cases \"$CASES\" --run {} --timeout {} \
+        "\"$BIN\" grade \"$SUBMISSION\" --single --cases \"$CASES\" {} --timeout {} \
          --compare {} --sandbox \"$SANDBOX\" {report}",
-        shell_quote(&recipe.command),
+        flags.join(" "),
         recipe.timeout,
         shell_quote(&recipe.compare)
     )
@@ -98,8 +109,9 @@ apt-get install -y --no-install-recommends {}
 cd "$(dirname "$0")"
 chmod 755 reversi run_autograder
 ./reversi --version >/dev/null || {{
-  echo "the bundled reversi binary does not run on this image (it needs glibc 2.36 or" >&2
-  echo "newer: choose Gradescope's Ubuntu 24.04 base image, or build reversi there)" >&2
+  echo "the bundled reversi binary does not run on this image: one built on Debian 12" >&2
+  echo "needs glibc 2.34 or newer (Ubuntu 22.04 or later); or bundle a static one" >&2
+  echo "(make static; reversi package --binary target/x86_64-unknown-linux-gnu/release/reversi)" >&2
   exit 1
 }}
 "#,
@@ -129,7 +141,13 @@ mkdir -p "$ROOT/results"
 chmod 711 "$ROOT"
 {}
 chmod -R go-rwx "$ROOT/results"
-{} > "$ROOT/results/grade.log" 2>&1
+# The student's name, from Gradescope's submission metadata.
+NAME=$(python3 -c 'import json, sys
+users = json.load(open(sys.argv[1])).get("users") or []
+print(", ".join(u.get("name") or u.get("email") or "" for u in users))' \
+  "$ROOT/submission_metadata.json" 2>/dev/null)
+[ -n "$NAME" ] || NAME=submission
+{} --name "$NAME" > "$ROOT/results/grade.log" 2>&1
 status=$?
 cat "$ROOT/results/grade.log"
 if [ ! -s "$RESULTS" ]; then
@@ -164,10 +182,14 @@ fn vocareum_grade(recipe: &Recipe) -> String {
 set -u
 LIB=${{ASNLIB:-$(cd "$(dirname "$0")" && pwd)}}
 SANDBOX=${{REVERSI_SANDBOX:-auto}}
-PRIVATE=$(mktemp -d) && SHOWN=$(mktemp -d) || {{
-  echo "The autograder could not make its temporary folders." >> "$vocareumReportFile"
-  exit 0
+CRITERION={criterion}
+# Grading failed: the student gets 0 and the reason, and Vocareum a failed script.
+fail() {{
+  echo "The autograder could not grade this submission ($1)." >> "$vocareumReportFile"
+  [ -s "$vocareumGradeFile" ] || printf '%s,0\n' {field} >> "$vocareumGradeFile"
+  exit "$2"
 }}
+PRIVATE=$(mktemp -d) && SHOWN=$(mktemp -d) || fail "no temporary folder" 1
 trap 'rm -rf "$PRIVATE" "$SHOWN"' EXIT
 chmod 711 "$SHOWN"
 cp "$LIB/reversi" "$PRIVATE/reversi"
@@ -176,16 +198,16 @@ cp -R . "$SHOWN/submission"
 BIN=$PRIVATE/reversi
 CASES=$PRIVATE/cases
 SUBMISSION=$SHOWN/submission
-{}
-{}
+{lines}
+{grade}
 status=$?
-if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
-  echo "The autograder could not grade this submission (exit $status)." >> "$vocareumReportFile"
-fi
+[ "$status" -eq 0 ] || fail "exit $status" "$status"
 exit 0
 "#,
-        bundle_lines("PRIVATE", "SUBMISSION"),
-        grade_line(recipe, "--vocareum")
+        criterion = shell_quote(&recipe.criterion),
+        field = shell_quote(&vocareum::field(&recipe.criterion)),
+        lines = bundle_lines("PRIVATE", "SUBMISSION"),
+        grade = grade_line(recipe, "--vocareum --criterion \"$CRITERION\"")
     )
 }
 

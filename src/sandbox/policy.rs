@@ -57,16 +57,47 @@ pub enum PolicyError {
         /// How to show it to the program, if the sandbox hides it.
         show: String,
     },
-    /// With a separate user as the sandbox, a file the command names (an interpreter,
-    /// a program) that user cannot reach: every case would crash.
+    /// The command's program is on the grader's `PATH` but not on the programs'.
     #[error(
-        "{path}: the programs run as a separate user, which cannot reach this file \
-         ({blocker} is mode {mode:o}), so every case would crash; let others through \
-         (chmod o+x {blocker}) or install it under /usr"
+        "{name}: the programs' PATH ({programs_path}) has no such program; here it is \
+         {found}: name it by its full path{show}"
     )]
-    UnreachableFile {
-        /// The file the command names.
+    NotOnPath {
+        /// The program as the command names it.
+        name: String,
+        /// Where the grader's own `PATH` finds it.
+        found: String,
+        /// The programs' `PATH`.
+        programs_path: &'static str,
+        /// How to show it to the program, if the sandbox hides it.
+        show: String,
+    },
+    /// The command's program (an interpreter, a compiler) is outside what the
+    /// sandbox shows.
+    #[error(
+        "{path}: the command runs this program, which the programs cannot see in the \
+         sandbox; show it with --read-only {show}"
+    )]
+    ProgramNotShown {
+        /// The program (its real path).
         path: String,
+        /// The folder to show: its installation.
+        show: String,
+    },
+    /// With a separate user as the sandbox, a program of the command (an interpreter,
+    /// a compiler) or a file it names that that user cannot reach, whatever is shown:
+    /// every case would crash.
+    #[error(
+        "{path}: the programs run as a separate user, which cannot reach this {what} \
+         ({blocker} is mode {mode:o}), so every case would crash; let others through \
+         (chmod o+x {blocker}) or install it where others may read it (such as \
+         /usr/local or /opt) and show that copy with --read-only"
+    )]
+    Unreachable {
+        /// The program or file.
+        path: String,
+        /// `program` or `file`.
+        what: &'static str,
         /// The folder (or the file) that keeps others out.
         blocker: String,
         /// Its permission bits.
@@ -206,16 +237,31 @@ fn readable_by_a_run(path: &Path) -> bool {
         && allowed(&path) & 0o4 != 0
 }
 
+/// The words of `command` as the shell splits them (quotes removed), or its
+/// whitespace-separated words when it is no simple command line (unbalanced quotes).
+pub fn command_words(command: &str) -> Vec<String> {
+    shlex::split(command).unwrap_or_else(|| {
+        command
+            .split_whitespace()
+            .map(|word| word.trim_matches(|c| c == '"' || c == '\'').to_string())
+            .collect()
+    })
+}
+
 /// Refuses, before any case runs, a command naming an absolute path that does not
 /// exist, a file that the program could not see in bubblewrap (not under `/usr`
 /// and friends, nor shown with `--read-only`), or a file of the current folder by a
 /// relative path (the program runs elsewhere): each case would crash the same way.
-/// (Folders are let through: a command may name one only as data.)
+/// Its first word, the program it runs, must be one the sandbox shows and (as a
+/// separate user) can reach ([`refuse_unseen_program`]). (Folders are let through: a
+/// command may name one only as data.)
 pub fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<(), PolicyError> {
-    let words = command
-        .split_whitespace()
-        .map(|word| word.trim_matches(|c| c == '"' || c == '\''));
-    for word in words {
+    let words = command_words(command);
+    let program = words
+        .iter()
+        .find(|word| !word.contains('=') && *word != "exec")
+        .filter(|word| !word.contains('{'));
+    for word in &words {
         let path = Path::new(word);
         if !word.starts_with('/') {
             if !word.starts_with('-') && path.is_file() {
@@ -245,15 +291,138 @@ pub fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<(), Polic
         }
         if sandbox.isolation() == Isolation::SeparateUser && path.is_file() {
             if let Some((blocker, mode)) = closed_to_others(path) {
-                return Err(PolicyError::UnreachableFile {
+                return Err(PolicyError::Unreachable {
                     path: path.display().to_string(),
+                    what: if program == Some(word) { "program" } else { "file" },
                     blocker: blocker.display().to_string(),
                     mode,
                 });
             }
         }
     }
+    program.map_or(Ok(()), |program| refuse_unseen_program(program, sandbox))
+}
+
+/// The `PATH` of every run.
+pub const PROGRAMS_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The executable file `name` on the search path `path`.
+fn search(name: &str, path: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    path.split(':')
+        .filter(|folder| !folder.is_empty())
+        .map(|folder| Path::new(folder).join(name))
+        .find(|file| {
+            fs::metadata(file).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// The folder to show for a program at `path`: its installation (the folder above
+/// its `bin`), else its own folder.
+fn installation(path: &Path) -> PathBuf {
+    let folder = path.parent().unwrap_or(path);
+    match folder.file_name() {
+        Some(name) if name == "bin" => folder.parent().unwrap_or(folder).to_path_buf(),
+        _ => folder.to_path_buf(),
+    }
+}
+
+/// Refuses, before any case runs, a program (an interpreter or a compiler, named by
+/// a command's first word) that the runs would not find: a bare name found on the
+/// grader's `PATH` but not on the programs' ([`PROGRAMS_PATH`]), a file outside what
+/// the sandbox shows (naming the `--read-only` to add), or, as a separate user, one
+/// in a folder closed to others. A script's own interpreter (`#!`) is checked too.
+/// A name found nowhere is let through: it may be a shell builtin.
+pub fn refuse_unseen_program(name: &str, sandbox: &Sandbox) -> Result<(), PolicyError> {
+    refuse_unseen_program_at(name, sandbox, 0)
+}
+
+fn refuse_unseen_program_at(name: &str, sandbox: &Sandbox, depth: u8) -> Result<(), PolicyError> {
+    let path = if name.contains('/') {
+        if !name.starts_with('/') {
+            return Ok(());
+        }
+        PathBuf::from(name)
+    } else {
+        match search(name, PROGRAMS_PATH) {
+            Some(path) => path,
+            None => {
+                let here = std::env::var("PATH").unwrap_or_default();
+                return match search(name, &here) {
+                    None => Ok(()),
+                    Some(found) => {
+                        let real = fs::canonicalize(&found).unwrap_or(found.clone());
+                        let show = if sandbox.shows(&real) {
+                            String::new()
+                        } else {
+                            format!(
+                                " and show it with --read-only {}",
+                                installation(&real).display()
+                            )
+                        };
+                        let script = if shebang(&real).is_some() {
+                            " (a wrapper script: name the program it starts)"
+                        } else {
+                            ""
+                        };
+                        Err(PolicyError::NotOnPath {
+                            name: name.to_string(),
+                            found: format!("{}{script}", found.display()),
+                            programs_path: PROGRAMS_PATH,
+                            show,
+                        })
+                    }
+                };
+            }
+        }
+    };
+    let Ok(real) = fs::canonicalize(&path) else {
+        return Err(PolicyError::NamedFileMissing {
+            path: path.display().to_string(),
+        });
+    };
+    if !real.is_file() {
+        return Ok(());
+    }
+    if !sandbox.shows(&real) || !sandbox.shows(&path) {
+        return Err(PolicyError::ProgramNotShown {
+            path: path.display().to_string(),
+            show: installation(&real).display().to_string(),
+        });
+    }
+    if sandbox.isolation() == Isolation::SeparateUser {
+        if let Some((blocker, mode)) = closed_to_others(&real) {
+            return Err(PolicyError::Unreachable {
+                path: path.display().to_string(),
+                what: "program",
+                blocker: blocker.display().to_string(),
+                mode,
+            });
+        }
+    }
+    if depth == 0 {
+        if let Some(interpreter) = shebang(&real) {
+            return refuse_unseen_program_at(&interpreter, sandbox, 1);
+        }
+    }
     Ok(())
+}
+
+/// The program a script's `#!` line runs (the one `env` looks up, for `env NAME`).
+fn shebang(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let read = fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let line = head[..read].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    let line = std::str::from_utf8(line).ok()?;
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    if first.ends_with("/env") {
+        words.find(|w| !w.starts_with('-')).map(str::to_string)
+    } else {
+        Some(first.to_string())
+    }
 }
 
 /// The shell lines a platform bundle's script runs, as root, before grading: the

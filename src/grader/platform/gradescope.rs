@@ -1,20 +1,23 @@
 //! Gradescope's `results.json`, as its autograder specification documents it: the
-//! total `score`, an `output` for the student, `execution_time`, and one entry of
-//! `tests` per case (`name`, `score`, `max_score`, `status`, `output`,
-//! `visibility`, `execution_time`), every string of it printable.
+//! total `score`, an `output` for the student, `execution_time` (the wall time of the
+//! student's grading), and one entry of `tests` per case (`name`, `score`,
+//! `max_score`, `status`, `output`, `visibility`, and the case's seconds in
+//! `extra_data`), every string of it printable.
 
 use serde_json::{json, Value};
 
 use super::text::student_report;
 use crate::grader::batch::Verdict;
-use crate::grader::grade::{Policy, StudentGrade};
+use crate::grader::grade::{Policy, StudentGrade, Visibility};
 use crate::grader::printable::{printable, printable_json};
 use crate::sandbox::Isolation;
 
-/// The `results.json` of one student's `grade`, each case worth `points`.
+/// The `results.json` of one student's `grade`, each case worth `points` and seen by
+/// `visibility`.
 pub fn results(
     grade: &StudentGrade,
     points: &[f64],
+    visibility: &[Visibility],
     policy: Policy,
     isolation: Isolation,
 ) -> Value {
@@ -22,7 +25,8 @@ pub fn results(
         .cases
         .iter()
         .zip(points)
-        .map(|(case, &max)| {
+        .zip(visibility)
+        .map(|((case, &max), visibility)| {
             let passed = case.verdict == Verdict::Pass;
             let output = match &case.report {
                 Some(report) if !passed => format!("{}\n{report}", case.detail),
@@ -34,16 +38,15 @@ pub fn results(
                 "max_score": max,
                 "status": if passed { "passed" } else { "failed" },
                 "output": format!("{}: {output}", case.verdict.word()),
-                "visibility": "visible",
-                "execution_time": case.seconds,
+                "visibility": visibility.word(),
+                "extra_data": { "seconds": case.seconds.max(0.0) },
             })
         })
         .collect();
-    let seconds: f64 = grade.cases.iter().map(|c| c.seconds).sum();
     let mut results = json!({
         "score": grade.score,
         "output": student_report(grade, policy, isolation),
-        "execution_time": seconds,
+        "execution_time": grade.seconds.max(0.0),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::grade::{Policy, StudentGrade};
+use super::grade::{Policy, StudentGrade, Visibility};
 use super::printable::printable;
 use crate::output_file::{self, Durability};
 use crate::sandbox::Isolation;
@@ -64,12 +64,14 @@ pub struct WriteError {
 }
 
 /// Writes each file of `targets` for `grades` (over the cases named `cases`, each
-/// worth `points`), whole: a file is replaced only once complete.
+/// worth `points` and seen by `visibility`), whole: a file is replaced only once
+/// complete.
 pub fn write_reports(
     targets: &Targets,
     grades: &[StudentGrade],
     cases: &[String],
     points: &[f64],
+    visibility: &[Visibility],
     policy: Policy,
     isolation: Isolation,
 ) -> Result<(), WriteError> {
@@ -91,7 +93,7 @@ pub fn write_reports(
         write_whole(path, &junit::document(grades))?;
     }
     if let (Some(path), Some(grade)) = (&targets.gradescope, grades.first()) {
-        let results = gradescope::results(grade, points, policy, isolation);
+        let results = gradescope::results(grade, points, visibility, policy, isolation);
         let text = serde_json::to_string_pretty(&results).expect("a JSON value serializes");
         write_whole(path, &text)?;
     }
@@ -101,10 +103,14 @@ pub fn write_reports(
             &files.grade_file,
             &vocareum::grade_file(grade, &files.criterion, criterion),
         )?;
-        write_whole(
-            &files.report_file,
-            &text::student_report(grade, policy, isolation),
-        )?;
+        // The line that keeps the grading script's own stdout and stderr out of the
+        // report (Vocareum's convention: first, alone on its line).
+        let report = format!(
+            "{}\n{}",
+            vocareum::NO_REPORT_OUTPUT,
+            text::student_report(grade, policy, isolation)
+        );
+        write_whole(&files.report_file, &report)?;
     }
     Ok(())
 }

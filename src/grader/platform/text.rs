@@ -27,6 +27,9 @@ fn write_report(
     writeln!(text, "Student:   {}", printable(&grade.student))?;
     writeln!(text, "Policy:    {}", policy.description())?;
     writeln!(text, "Isolation: {}", isolation_words(isolation))?;
+    if let Some(program) = &grade.program {
+        writeln!(text, "Program:   {}", printable(program))?;
+    }
     writeln!(
         text,
         "Score:     {}/{} points ({} of {} cases passed; {} byte for byte)",
@@ -42,6 +45,10 @@ fn write_report(
             "\nMISSING FILE: the submission has no {}; no case was run.",
             printable(file)
         )?;
+        return Ok(());
+    }
+    if let Some(error) = &grade.compile_error {
+        writeln!(text, "\nCOMPILE ERROR: {error}; no case was run.")?;
         return Ok(());
     }
     if grade.interrupted {

@@ -6,6 +6,10 @@ use super::points;
 use crate::grader::grade::StudentGrade;
 use crate::grader::printable::printable;
 
+/// The line of a report file that keeps the grading script's stdout and stderr out
+/// of the student's report.
+pub const NO_REPORT_OUTPUT: &str = "VOC_NO_REPORT_OUTPUT";
+
 /// The grade file of `grade`: the score under `criterion`, and, if given, the count
 /// of byte-exact cases under `exact_criterion`.
 pub fn grade_file(grade: &StudentGrade, criterion: &str, exact_criterion: Option<&str>) -> String {
@@ -18,7 +22,7 @@ pub fn grade_file(grade: &StudentGrade, criterion: &str, exact_criterion: Option
 
 /// A criterion name as one CSV field: Vocareum splits the line at its comma, and a
 /// control character is escaped (a newline would start a line of its own).
-fn field(name: &str) -> String {
+pub fn field(name: &str) -> String {
     printable(name).replace(',', " ")
 }
 
