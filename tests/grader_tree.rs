@@ -505,3 +505,24 @@ fn a_students_tree_against_ours() {
     assert_eq!(missing, [(d3, "e3", 0), (d3, "c5", 0)]);
     assert_eq!(diff.missing[0].lines, ["e3,2,0,-Infinity,-3"]);
 }
+
+/// A log that skips children ours searches marks, as where the trees part, the node
+/// those children hang under (d3), not the last node printed before them.
+#[test]
+fn missing_children_mark_the_node_they_hang_under() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = fs::read(case_path("handout/s2017-example/output.txt")).unwrap();
+    let lines: Vec<&[u8]> = expected.split(|&b| b == b'\n').collect();
+    // Lines 14-17: e3 and c5 under d3, and d3 after each.
+    let kept: Vec<&[u8]> = lines[..13].iter().chain(&lines[17..]).copied().collect();
+    fs::write(dir.path().join("log.txt"), kept.join(&b'\n')).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let output = reversi(
+        &["tree", &input, "--log", "log.txt", "--text", "--depth", "1"],
+        dir.path(),
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let marked: Vec<&str> = text.lines().filter(|l| l.ends_with("DIFFERS")).collect();
+    assert_eq!(marked.len(), 1, "{text}");
+    assert!(marked[0].trim_start().starts_with("d3 MIN"), "{text}");
+}

@@ -789,12 +789,6 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         }
         drawn.mark_line(line);
     }
-    if args.text {
-        for warning in &warnings {
-            eprintln!("reversi: warning: {}", printable(warning));
-        }
-        return print_out(&drawn.outline());
-    }
     // The student's tree against ours, node by node, marked on the page.
     let diff = ours.map(|ours| {
         let changes = check::tree_changes(&ours, &output);
@@ -802,6 +796,17 @@ pub fn tree(args: &TreeArgs) -> Result<()> {
         let our_tree = Tree::from_output(&ours, root, &limits).ok();
         Diff::new(&drawn, our_tree.as_ref(), &changes)
     });
+    // The node outlined is where the trees first part, in search order: for a node
+    // only ours has, the node it hangs under, not the last line printed before it.
+    if let Some(first) = diff.as_ref().and_then(|d| d.first) {
+        drawn.differs = Some(first);
+    }
+    if args.text {
+        for warning in &warnings {
+            eprintln!("reversi: warning: {}", printable(warning));
+        }
+        return print_out(&drawn.outline());
+    }
     let page_text = page::PageText {
         title,
         notes,

@@ -293,7 +293,11 @@ pub fn refuse_unseen_files(command: &str, sandbox: &Sandbox) -> Result<(), Polic
             if let Some((blocker, mode)) = closed_to_others(path) {
                 return Err(PolicyError::Unreachable {
                     path: path.display().to_string(),
-                    what: if program == Some(word) { "program" } else { "file" },
+                    what: if program == Some(word) {
+                        "program"
+                    } else {
+                        "file"
+                    },
                     blocker: blocker.display().to_string(),
                     mode,
                 });

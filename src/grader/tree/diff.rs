@@ -33,6 +33,9 @@ pub struct Diff {
     pub our_cuts: Vec<(usize, String)>,
     /// Differences of the alignment not shown (their node is not drawn).
     pub not_shown: usize,
+    /// The drawn node where the first difference in search order shows: the node
+    /// itself, or, for a node only ours has, the drawn node it hangs under.
+    pub first: Option<usize>,
 }
 
 impl Diff {
@@ -56,6 +59,7 @@ impl Diff {
                         continue;
                     };
                     let node = drawn.prints[print].node;
+                    diff.first.get_or_insert(node);
                     let entry = drawn.nodes[node].prints.first() == Some(&print);
                     if change.change == Change::Extra && entry {
                         extra[node] = true;
@@ -82,6 +86,7 @@ impl Diff {
                             None => break,
                         }
                     }
+                    diff.first.get_or_insert(at);
                     if found == names.len() {
                         changed.entry(at).or_default().push(change_text(change));
                         continue;
