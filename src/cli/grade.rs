@@ -7,7 +7,7 @@ use std::thread;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use clap::{Args, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 
 use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
@@ -20,18 +20,50 @@ use crate::grader::language::{Language, Toolchain};
 use crate::grader::package as bundle;
 use crate::grader::platform::{self, Targets, VocareumFiles};
 use crate::grader::printable::{printable, printable_json};
+use crate::grader::shard::Shard;
 use crate::sandbox;
+
+/// `reversi grade`: a class, or `grade merge` of the reports of its shards.
+#[derive(Debug, Args)]
+pub struct GradeCommand {
+    #[command(subcommand)]
+    command: Option<GradeSubcommand>,
+    #[command(flatten)]
+    grade: GradeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum GradeSubcommand {
+    /// Join the reports of a class graded in shards (`grade --shard K/N`) into one,
+    /// as one `grade` of the whole class writes it: CSV tables, JSON reports
+    /// (--json), JUnit XML files, or folders of text reports (--reports), all of
+    /// one kind.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `reversi grade merge`.
+#[derive(Debug, Args)]
+struct MergeArgs {
+    /// The shards' reports, all of one kind.
+    #[arg(required = true, value_name = "REPORT")]
+    inputs: Vec<PathBuf>,
+    /// Where to write the merged report (a folder for text reports).
+    #[arg(short, long, value_name = "PATH")]
+    out: PathBuf,
+}
 
 /// Arguments of `reversi grade`.
 #[derive(Debug, Args)]
 pub struct GradeArgs {
     /// The submissions: one folder per student (or, with --single, one student's
     /// folder).
-    submissions: PathBuf,
+    // Required, but an `Option` so that `grade merge` can be read.
+    #[arg(required = true)]
+    submissions: Option<PathBuf>,
     /// The cases every student runs (as `batch`: folders with input.txt and
     /// output.txt, or NAME.in and NAME.out; a `points` file beside a case weighs it).
-    #[arg(long, value_name = "DIR")]
-    cases: PathBuf,
+    #[arg(long, value_name = "DIR", required = true)]
+    cases: Option<PathBuf>,
     /// The student's program: a shell command run in each case's fresh work folder,
     /// `{submission}` replaced by the student's folder (shown read-only), e.g.
     /// "python3 {submission}/hw1cs561s2017.py". Without it, each submission is graded
@@ -46,6 +78,11 @@ pub struct GradeArgs {
     /// With --single, the student's name in the reports (else the folder's).
     #[arg(long, value_name = "NAME", requires = "single")]
     name: Option<String>,
+    /// Grade only the K-th of N slices of the class: the students at positions
+    /// K, K+N, K+2N... in name order (from 1). `grade merge` joins the slices'
+    /// reports.
+    #[arg(long, value_name = "K/N", conflicts_with = "single", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// How a case passes; every report states it.
     #[arg(long, value_enum, default_value_t = CompareArg::Strict)]
     compare: CompareArg,
@@ -182,17 +219,45 @@ pub struct Interrupted {
     total: usize,
 }
 
+/// `reversi grade`, or `grade merge`.
+pub fn run(command: &GradeCommand) -> Result<()> {
+    match &command.command {
+        Some(GradeSubcommand::Merge(args)) => merge(args),
+        None => grade(&command.grade),
+    }
+}
+
+/// `reversi grade merge`: writes the merged report and says how many students it has.
+fn merge(args: &MergeArgs) -> Result<()> {
+    let students = platform::merge::merge(&args.inputs, &args.out)?;
+    let noun = if students == 1 { "student" } else { "students" };
+    print_out(&format!(
+        "wrote {} ({students} {noun} from {} reports)\n",
+        args.out.display(),
+        args.inputs.len()
+    ))
+}
+
+/// `--shard K/N`.
+fn parse_shard(text: &str) -> std::result::Result<Shard, String> {
+    text.parse()
+}
+
 /// `reversi grade`: grades every submission, prints a row per student and the
 /// totals, and writes the reports asked for.
-pub fn grade(args: &GradeArgs) -> Result<()> {
+fn grade(args: &GradeArgs) -> Result<()> {
     let program = args.languages.program(args.run.as_deref());
+    let (Some(submissions), Some(cases)) = (&args.submissions, &args.cases) else {
+        unreachable!("clap requires SUBMISSIONS and --cases without a subcommand");
+    };
     let class = Class::find(&ClassRequest {
-        submissions: &args.submissions,
+        submissions,
         single: args.single,
-        cases: &args.cases,
+        cases,
         points: args.points,
         program: &program,
         name: args.name.as_deref(),
+        shard: args.shard,
     })?;
     let targets = targets(args)?;
     let sandbox = args.sandbox.sandbox(args.timeout)?;
@@ -252,6 +317,9 @@ pub fn grade(args: &GradeArgs) -> Result<()> {
             "isolation": sandbox.isolation(),
             "students": grades,
         });
+        if let Some(shard) = args.shard {
+            report["shard"] = shard.to_string().into();
+        }
         printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {

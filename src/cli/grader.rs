@@ -100,6 +100,9 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
             || cause.is::<PolicyError>()
             || cause.is::<crate::grader::grade::GradeError>()
             || cause
+                .downcast_ref::<crate::grader::platform::merge::MergeError>()
+                .is_some_and(|e| !matches!(e, crate::grader::platform::merge::MergeError::Write(_)))
+            || cause
                 .downcast_ref::<crate::grader::package::PackageError>()
                 .is_some_and(|e| matches!(e, crate::grader::package::PackageError::Exists { .. }))
     })

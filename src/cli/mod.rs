@@ -97,8 +97,10 @@ enum Command {
     /// compare with the expected outputs; exit 1 if any case fails.
     Batch(grader::BatchArgs),
     /// Grade a class: every student's program on the same cases, in the sandbox, with
-    /// a row per student and the reports platforms read (exit 0 once graded).
-    Grade(grade::GradeArgs),
+    /// a row per student and the reports platforms read (exit 0 once graded);
+    /// `grade merge` joins the reports of a class graded in shards.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Grade(grade::GradeCommand),
     /// Write a ready-to-upload autograder for Gradescope or Vocareum: this binary, the
     /// cases and the platform's scripts, which run `grade` on each submission.
     Package(grade::PackageArgs),
@@ -281,7 +283,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Some(Command::Check(args)) => grader::check(&args),
         Some(Command::Batch(args)) => grader::batch(&args),
-        Some(Command::Grade(args)) => grade::grade(&args),
+        Some(Command::Grade(args)) => grade::run(&args),
         Some(Command::Package(args)) => grade::package(&args),
         Some(Command::Gen(args)) => grader::gen(&args),
         Some(Command::Tree(args)) => grader::tree(&args),

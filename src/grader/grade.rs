@@ -13,6 +13,7 @@ use super::batch::{self, find_cases, BatchError, BatchOptions, Case, CaseResult,
 use super::check::Mistake;
 use super::language::{self, BuildError, Toolchain};
 use super::printable::{printable, serialize_name, serialize_names};
+use super::shard::Shard;
 use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Isolation, Sandbox, SandboxError};
 
@@ -175,6 +176,8 @@ pub struct ClassRequest<'a> {
     pub program: &'a ProgramSpec,
     /// With `single`, the student's name (else the folder's).
     pub name: Option<&'a str>,
+    /// Only this slice of the class (`--shard K/N`).
+    pub shard: Option<Shard>,
 }
 
 /// How each student's program runs.
@@ -225,7 +228,11 @@ impl Class {
                 })?,
             }]
         } else {
-            find_submissions(request.submissions)?
+            let all = find_submissions(request.submissions)?;
+            match request.shard {
+                Some(shard) => shard.select(all),
+                None => all,
+            }
         };
         let cases = find_cases(request.cases)?;
         let points = case_points(&cases, request.points)?;

@@ -2,8 +2,9 @@
 //! difference ([`check`]), run folders of cases against our solver or a student's
 //! program ([`batch`]), grade a class of submissions ([`grade`]), write what the
 //! platforms read ([`platform`]) and the platforms' autograder bundles
-//! ([`package`]), make new cases ([`gen`]), play students' faults on purpose
-//! ([`mutants`]) and draw the search tree ([`tree`]).
+//! ([`package`]), split a class over machines ([`shard`]), make new cases
+//! ([`gen`]), play students' faults on purpose ([`mutants`]) and draw the search
+//! tree ([`tree`]).
 //!
 //! A layer between [`crate::cli`] and [`crate::format`](mod@crate::format): it uses the format, search,
 //! evaluation and board layers, and only the command line uses it. Solving goes
@@ -23,4 +24,5 @@ pub mod package;
 pub mod platform;
 pub mod printable;
 pub mod replay;
+pub mod shard;
 pub mod tree;

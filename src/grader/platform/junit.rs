@@ -7,9 +7,18 @@ use crate::grader::batch::Verdict;
 use crate::grader::grade::StudentGrade;
 use crate::grader::printable::{printable, terminal_text};
 
+/// What a document starts with, before the first `testsuite`.
+pub const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+/// What a document ends with, after the last `testsuite`.
+pub const TAIL: &str = "</testsuites>\n";
+/// What a `testsuite` (a student's) starts with, alone at the start of its line.
+pub const SUITE_START: &str = "  <testsuite name=\"";
+/// The line that ends a `testsuite`.
+pub const SUITE_END: &str = "  </testsuite>\n";
+
 /// The JUnit XML document of `grades`.
 pub fn document(grades: &[StudentGrade]) -> String {
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    let mut xml = String::from(HEAD);
     for grade in grades {
         let failures = grade
             .cases
@@ -20,7 +29,7 @@ pub fn document(grades: &[StudentGrade]) -> String {
         let seconds = grade.cases.iter().fold(0.0, |sum, c| sum + c.seconds);
         let _ = writeln!(
             xml,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" \
+            "{SUITE_START}{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{errors}\" \
              time=\"{}\">",
             attribute(&grade.student),
             grade.total,
@@ -55,9 +64,9 @@ pub fn document(grades: &[StudentGrade]) -> String {
                 escape(&terminal_text(&body))
             );
         }
-        xml += "  </testsuite>\n";
+        xml += SUITE_END;
     }
-    xml += "</testsuites>\n";
+    xml += TAIL;
     xml
 }
 

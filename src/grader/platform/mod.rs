@@ -1,7 +1,8 @@
 //! What graders and platforms read about a class: the text report of a student
 //! ([`text`]), a CSV table ([`csv`]), JUnit XML for CI systems ([`junit`]),
 //! Gradescope's `results.json` ([`gradescope`]) and Vocareum's grade and report
-//! files ([`vocareum`]). Each platform's format is written in one place, here.
+//! files ([`vocareum`]); the reports of a class graded in shards joined
+//! ([`merge`]). Each platform's format is written in one place, here.
 //!
 //! Students name their folders and write their programs' standard error, so every
 //! file here gets what the terminal gets (see [`crate::grader::printable`]): no
@@ -11,6 +12,7 @@
 pub mod csv;
 pub mod gradescope;
 pub mod junit;
+pub mod merge;
 pub mod text;
 pub mod vocareum;
 
