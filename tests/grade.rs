@@ -47,7 +47,8 @@ fn class() -> tempfile::TempDir {
         (
             "frank-reads-cr",
             format!(
-                "if grep -q \"$(printf '\\r')\" input.txt; then exit 1; fi; exec {BIN} --eol lf"
+                "if grep -q \"$(printf '\\r')\" input.txt; then \
+                 echo \"KeyError: 'X\\r'\" >&2; exit 1; fi; exec {BIN} --eol lf"
             ),
         ),
         (

@@ -153,6 +153,30 @@ fn against_students_programs() {
     insta::assert_snapshot!(seen);
 }
 
+/// The LF re-run that tells a CR dependence happens only where it can explain the
+/// verdict: each of these programs is right on the input without its CR, but is
+/// re-run only when it wrote a wrong output or crashed showing the CR.
+#[test]
+fn only_a_wrong_output_or_a_crash_showing_the_cr_is_run_again_with_lf() {
+    let on_cr = |then: &str| {
+        format!("if grep -q \"$(printf '\\r')\" input.txt; then {then}; fi; exec {BIN} --eol lf")
+    };
+    let note = "with LF line ends in input.txt its output is right";
+    let cases = [
+        ("echo 'X' > output.txt; exit 0", "FAIL", true, "10"),
+        ("echo \"KeyError: 'X\\r'\" >&2; exit 1", "CRASH", true, "10"),
+        ("echo 'IndexError' >&2; exit 1", "CRASH", false, "10"),
+        ("sleep 20", "TIMEOUT", false, "0.5"),
+        ("exit 0", "NO OUTPUT", false, "10"),
+    ];
+    for (then, verdict, rerun, timeout) in cases {
+        let (code, text) = against(&on_cr(then), timeout);
+        assert_eq!(code, Some(1), "{then}: {text}");
+        assert!(text.starts_with(verdict), "{then}: {text}");
+        assert_eq!(text.contains(note), rerun, "{then}: {text}");
+    }
+}
+
 #[test]
 fn a_slow_program_is_killed_on_time() {
     let start = std::time::Instant::now();

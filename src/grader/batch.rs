@@ -400,7 +400,7 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         }
         .map(|()| produced)
     });
-    let (verdict, mut detail, report) = match produced {
+    let (verdict, mut detail, report, stderr_cr) = match produced {
         Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
             Ok(expected) => {
                 let problem = fs::read(&case.input)
@@ -418,26 +418,31 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
                 } else {
                     report.summary()
                 };
-                (verdict, detail, Some(report))
+                (verdict, detail, Some(report), false)
             }
             Err(e) => (
                 Verdict::Error,
                 format!("{}: {e}", file_name(&case.expected)),
                 None,
+                false,
             ),
         },
-        Ok(Produced::Failed(verdict, detail)) => (verdict, detail, None),
-        Err(message) => (Verdict::Error, message, None),
+        Ok(Produced::Failed(verdict, detail, stderr_cr)) => (verdict, detail, None, stderr_cr),
+        Err(message) => (Verdict::Error, message, None, false),
     };
     // The case's time as measured: the LF re-run below is the grader's, not the case's.
     let seconds = start.elapsed().as_secs_f64();
-    let only_line_ends = report.as_ref().is_some_and(|r| r.lenient_identical);
+    // The LF re-run, only where its answer could explain the verdict: an output that
+    // differs by more than its line ends, or a crash whose standard error shows a
+    // CR. Never a timeout (it would cost another full --timeout), nor a run that
+    // wrote no output or one not read.
+    let rerun = match verdict {
+        Verdict::Fail => !report.as_ref().is_some_and(|r| r.lenient_identical),
+        Verdict::Crash => stderr_cr,
+        _ => false,
+    };
     let mut cr = false;
-    if !matches!(
-        verdict,
-        Verdict::Pass | Verdict::Error | Verdict::Interrupted
-    ) && !only_line_ends
-    {
+    if rerun {
         if let Runner::Program { command, sandbox } = &options.runner {
             if depends_on_cr(case, command, sandbox) {
                 cr = true;
@@ -471,8 +476,10 @@ fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
 enum Produced {
     /// An output file to compare.
     Output(Vec<u8>),
-    /// No output to compare: a crash, a timeout, nothing written.
-    Failed(Verdict, String),
+    /// No output to compare: a crash, a timeout, nothing written; and whether the
+    /// lines of standard error the row shows hold a CR (a crash on a CR read from
+    /// `input.txt`, as `KeyError: 'X\r'`).
+    Failed(Verdict, String, bool),
 }
 
 fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
@@ -562,6 +569,11 @@ fn run_program(
         files: &[("input.txt", input)],
     })?;
     let limits = sandbox.limits();
+    let stderr_cr = run
+        .stderr
+        .last_lines(STDERR_LINES)
+        .iter()
+        .any(|line| line.contains(&b'\r'));
     let stderr = || {
         let lines = run.stderr.last_lines(STDERR_LINES);
         if lines.is_empty() {
@@ -587,7 +599,7 @@ fn run_program(
         }
         text
     };
-    let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail));
+    let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail, stderr_cr));
     match run.ending {
         Ending::WallTime => {
             return failed(
