@@ -55,12 +55,20 @@ tree-screenshot:
 	@echo "wrote target/tree/tree.html and target/tree/tree.png"
 
 # A statically linked reversi for the platforms' bundles (runs on any Linux image,
-# whatever its glibc): reversi package ... --binary $(STATIC).
+# whatever its glibc): reversi package ... --binary $(STATIC). Links glibc's static
+# libraries (libc6-dev, installed from Debian's packages when missing, as root);
+# then checks that it has no dynamic loader and solves the example byte for byte.
 STATIC := $(TARGET_DIR)/x86_64-unknown-linux-gnu/release/reversi
 static:
+	test -f /usr/lib/x86_64-linux-gnu/libc.a || { apt-get update && apt-get install -y libc6-dev; }
 	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --release --locked \
 	  --target x86_64-unknown-linux-gnu
-	@echo "wrote $(STATIC)"
+	ldd $(STATIC) 2>&1 | grep -qE 'statically linked|not a dynamic executable' || \
+	  { echo "$(STATIC) is linked dynamically" >&2; exit 1; }
+	@dir=$$(mktemp -d) && cp $(EXAMPLE)/input.txt $$dir/input.txt && \
+	  (cd $$dir && $(STATIC)) && cmp $$dir/output.txt $(EXAMPLE)/output.txt; \
+	  status=$$?; rm -rf $$dir; exit $$status
+	@echo "wrote $(STATIC): linked statically, byte-identical on $(EXAMPLE)"
 
 lint:
 	$(CARGO) fmt --check
