@@ -1,8 +1,10 @@
 //! The sandbox every untrusted program runs in (students' solvers for `batch
-//! --against`, match players for `umea match`): bubblewrap, the sandbox Flatpak uses,
-//! with resource limits from rlimits and, where the grader may create them, cgroups.
+//! --against` and `grade`, match players for `umea match`): bubblewrap, the sandbox
+//! Flatpak uses, or, where it cannot make namespaces (a platform's container), a
+//! separate user; with resource limits from rlimits and, where the grader may create
+//! them, cgroups. What each mode guarantees: `docs/security.md`.
 //!
-//! What a program sees: a read-only `/usr` (and the `/bin`, `/lib*` that lead there),
+//! What a program sees in bubblewrap: a read-only `/usr` (and the `/bin`, `/lib*` that lead there),
 //! the few `/etc` files interpreters need, a fresh writable work folder at
 //! [`WORK_INSIDE`] holding only the files it is given (`input.txt`), a private `/tmp`,
 //! its own `/proc` and `/dev`, and the paths the grader shows it read-only. It runs as
@@ -93,9 +95,11 @@ pub enum Isolation {
     Bubblewrap,
     /// As a separate unprivileged user (uid 61000 and up, one per run at a time),
     /// for containers where bubblewrap cannot make namespaces (Gradescope, Vocareum):
-    /// the same limits, every process of the user killed at the end, but the program
-    /// sees the file system as any other user does, so the grader's files must not be
-    /// readable by others. Needs root.
+    /// the same limits and seccomp filter, every process and file of the user removed
+    /// at the end, and Landlock in place of a mount namespace (where the kernel has
+    /// it; without, the program sees what any other user may, so the grader's files
+    /// must not be readable by others, which the policy checks for the cases). Needs
+    /// root.
     SeparateUser,
     /// Not confined (`--no-sandbox`): rlimits and cgroups only; it sees and may change
     /// whatever the grader's user may.
