@@ -17,7 +17,7 @@ use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 use super::mutants::Fault;
 use super::printable::printable as escaped;
 use super::replay::{grid_pair, square_of, Position};
-use crate::board::Squares;
+use crate::board::{Board, Square, Squares};
 use crate::course_search::INFINITY;
 use crate::format::cs561::Problem;
 
@@ -89,6 +89,9 @@ pub enum Mistake {
     OlderEndRule,
     /// The revised end rule applied to a case of an older release.
     NewerEndRule,
+    /// The end-of-game test reads the parent's name: a node reached by a move right
+    /// after a pass, whose side cannot move, is a leaf.
+    PassTestOnParent,
     /// A global pass flag that is not reset when the search backs up.
     StalePassFlag,
     /// The root counted as depth 1.
@@ -147,6 +150,7 @@ impl Mistake {
             Mistake::GameEndsEarly => "game over one node early (no second pass)",
             Mistake::OlderEndRule => "the first samples' end-of-game rule",
             Mistake::NewerEndRule => "the revised end-of-game rule",
+            Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
             Mistake::StalePassFlag => "a pass flag never reset (stale)",
             Mistake::DepthFromOne => "depths counted from 1",
             Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",
@@ -178,6 +182,7 @@ impl Mistake {
             Fault::GameEndsEarly => Mistake::GameEndsEarly,
             Fault::OlderEndRule => Mistake::OlderEndRule,
             Fault::NewerEndRule => Mistake::NewerEndRule,
+            Fault::PassTestOnParent => Mistake::PassTestOnParent,
             Fault::StalePassFlag => Mistake::StalePassFlag,
             Fault::ExpandsAtCutoffDepth => Mistake::CutoffDepth,
             Fault::DepthFromOne => Mistake::DepthFromOne,
@@ -1117,7 +1122,13 @@ fn replay(exp: &[Entry], act: &[Entry], j: usize, root: Position, difference: &m
         let path = log::path_at(act, j);
         let parent = &path[..path.len() - 1];
         if let Some(position) = root.at(parent).filter(|p| p.child(a.name).is_none()) {
-            difference.mistake = Some(Mistake::IllegalMove);
+            // The program's own board at the parent is the right one only when no move
+            // was made on the way there: a program that turns the wrong discs has the
+            // same cells filled, in other colours. The move is its mistake only when it
+            // is illegal whatever those colours are.
+            let board_certain = parent.iter().all(|&name| square_of(name).is_none());
+            let certain = board_certain
+                || square_of(a.name).is_some_and(|s| no_line_to_bracket(position.board, s));
             difference.explanation = format!(
                 "{} is not a legal move for {} at {}: a move must flip at least one disc, \
                  bracketing a line of the opponent's discs in one of the 8 directions \
@@ -1126,6 +1137,15 @@ fn replay(exp: &[Entry], act: &[Entry], j: usize, root: Position, difference: &m
                 char::from(position.player.symbol()),
                 log::path_text(parent),
             );
+            if certain {
+                difference.mistake = Some(Mistake::IllegalMove);
+            } else {
+                difference.explanation += &format!(
+                    " (on the right board; {} has two filled cells in a line next to it, so \
+                     on a board where an earlier move turned other discs it may be legal)",
+                    a.name
+                );
+            }
             difference.board = Some(BoardView {
                 title: format!("the board at {}", log::path_text(parent)),
                 grid: position.grid(),
@@ -1163,6 +1183,23 @@ fn replay(exp: &[Entry], act: &[Entry], j: usize, root: Position, difference: &m
             });
         }
     }
+}
+
+/// Whether no move at `square` can bracket a line on any board with the same cells
+/// filled as `board`, whatever their colours: no direction has two filled cells in a
+/// row next to it.
+fn no_line_to_bracket(board: Board, square: Square) -> bool {
+    let filled = board.own | board.opp;
+    let at = |row: i32, col: i32| {
+        (0..8).contains(&row)
+            && (0..8).contains(&col)
+            && filled & Square::new(row as u8, col as u8).bit() != 0
+    };
+    let (row, col) = (i32::from(square.row()), i32::from(square.col()));
+    (-1..=1)
+        .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
+        .filter(|&d| d != (0, 0))
+        .all(|(dr, dc)| !(at(row + dr, col + dc) && at(row + 2 * dr, col + 2 * dc)))
 }
 
 /// Explains a difference in the log at entry `j` (0-based after the header).
