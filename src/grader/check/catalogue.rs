@@ -479,6 +479,12 @@ impl<'a> Context<'a> {
                     "first Spring 2017 samples'"
                 }
             ),
+            Fault::PassTestOnParent => format!(
+                "{name} was reached by a move, not a pass, so it does not end the game: its \
+                 side has no legal move and it gets exactly one child, `pass`. Your program \
+                 makes it a leaf because its parent is a pass: the end-of-game test reads \
+                 the parent's name instead of the node's own"
+            ),
             Fault::StalePassFlag => format!(
                 "{name} follows a move, not a pass, so it does not end the game; your program \
                  makes a pass a leaf as if it followed another pass: a \"passed\" flag set by \

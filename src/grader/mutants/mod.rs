@@ -96,6 +96,10 @@ pub enum Fault {
     /// The revised release's end rule (only two passes in a row) applied to an
     /// s2017-jan or f2014 case.
     NewerEndRule,
+    /// The end-of-game test reads the parent's name (`dad == "pass"` and no legal
+    /// move): a node reached by a move right after a pass, whose side cannot move, is
+    /// a leaf instead of getting its `pass` child.
+    PassTestOnParent,
     /// One global "passed" flag, set by every pass and never reset when the search
     /// backs up: after the first pass of the search, every pass is taken as the
     /// second one in a row and is a leaf.
@@ -145,7 +149,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault, upstream ones first, in the order `check` tries them.
-    pub const ALL: [Fault; 36] = [
+    pub const ALL: [Fault; 37] = [
         Fault::InputCr,
         Fault::OneDirectionFlips,
         Fault::DuplicateMoves,
@@ -164,6 +168,7 @@ impl Fault {
         Fault::GameEndsEarly,
         Fault::OlderEndRule,
         Fault::NewerEndRule,
+        Fault::PassTestOnParent,
         Fault::StalePassFlag,
         Fault::ExpandsAtCutoffDepth,
         Fault::DepthFromOne,
@@ -205,6 +210,7 @@ impl Fault {
             Fault::GameEndsEarly => "game-ends-early",
             Fault::OlderEndRule => "older-end-rule",
             Fault::NewerEndRule => "newer-end-rule",
+            Fault::PassTestOnParent => "pass-test-on-parent",
             Fault::StalePassFlag => "stale-pass-flag",
             Fault::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
             Fault::DepthFromOne => "depth-from-one",

@@ -37,6 +37,8 @@ struct Passes {
     /// The node is a pass made after another pass somewhere earlier in the search
     /// (what a global flag that is never reset says).
     after_any_pass: bool,
+    /// The node's parent is a pass.
+    parent_passed: bool,
 }
 
 /// Whose children a node records for the choice of the next board.
@@ -154,7 +156,10 @@ impl Searcher<'_> {
         let seen_early = self.faults.has(Fault::GameEndsEarly)
             && passes.consecutive >= 1
             && grid.moves(me, them, self.rules).is_empty();
-        ended_by_passes || game_over || seen_early
+        let parent_test = self.faults.has(Fault::PassTestOnParent)
+            && passes.parent_passed
+            && grid.moves(me, them, self.rules).is_empty();
+        ended_by_passes || game_over || seen_early || parent_test
     }
 
     /// Searches the node `grid` reached as `name`, with `me` to move against `them`;
@@ -202,12 +207,14 @@ impl Searcher<'_> {
                     consecutive: passes.consecutive + 1,
                     total: passes.total + 1,
                     after_any_pass,
+                    parent_passed: name == Name::Pass,
                 }
             } else {
                 Passes {
                     consecutive: 0,
                     total: passes.total,
                     after_any_pass: false,
+                    parent_passed: name == Name::Pass,
                 }
             };
             let child_depth =
