@@ -258,7 +258,12 @@ fn empty_file() {
 #[test]
 fn any_broken_line_is_explained() {
     let root = format!("{}/testcases", env!("CARGO_MANIFEST_DIR"));
-    for entry in walkdir::WalkDir::new(root) {
+    // The corpus's expected files are ours on generated cases, long ones among them:
+    // the official and hand-made ones cover every kind of line at a fraction of the time.
+    let walk = walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|entry| entry.file_name() != "corpus");
+    for entry in walk {
         let entry = entry.unwrap();
         if entry.file_name() != "output.txt" {
             continue;
