@@ -1,24 +1,15 @@
 //! Hidden cases: a `visibility` file beside a case makes its Gradescope test carry
 //! that visibility, and keeps its expected output out of every report.
 
+#[path = "common/grading.rs"]
+mod grading;
+
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_reversi");
-
-fn official() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
-}
-
-fn reversi(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use grading::{official, reversi, text, BIN};
 
 /// The official cases, case2 hidden and case4 shown after the due date.
 fn cases(dir: &Path) -> PathBuf {

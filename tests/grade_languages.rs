@@ -3,25 +3,17 @@
 //! interpreters; an interpreter the sandbox cannot see refused before any case; and
 //! paths with spaces in `grade --run` and `batch --against`.
 
+#[path = "common/grading.rs"]
+mod grading;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_reversi");
+use grading::{official, reversi, text, BIN};
+
 /// Python 2.7 as pyenv installs it (in root's private home), where present.
 const PYTHON2: &str = "/root/.pyenv/versions/2.7.18";
-
-fn official() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
-}
-
-fn reversi(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A class whose programs, in each language, start this binary (shown to them
 /// read-only), so each passes if its language is built and run right.

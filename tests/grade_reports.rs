@@ -4,22 +4,17 @@
 //! format (tests/schemas/), both with the same tests for every student and times as
 //! measured; and Vocareum's files as its grading scripts have them.
 
+#[path = "common/grading.rs"]
+mod grading;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_reversi");
-
-fn official() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
-}
+use grading::{official, text, BIN};
 
 fn schemas() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The Python with the validators (`make validators`).

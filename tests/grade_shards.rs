@@ -1,26 +1,17 @@
 //! `grade --shard K/N` and `grade merge`: a class graded in three shards and merged
 //! gives the reports of one grading of the whole class (times aside).
 
+#[path = "common/grading.rs"]
+mod grading;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_reversi");
-
-fn official() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
-}
-
-fn reversi(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use grading::{official, reversi, text, BIN};
 
 /// A class whose names need quoting in CSV and escaping in XML, and whose programs
 /// pass, fail, crash, write nothing or are missing.
