@@ -70,22 +70,7 @@ impl Diff {
                 Change::Missing => {
                     let names = parse_path(&change.node);
                     // The deepest drawn node on its path.
-                    let mut at = 0;
-                    let mut found = 0;
-                    for name in &names {
-                        let child = drawn.nodes[at]
-                            .children
-                            .iter()
-                            .copied()
-                            .find(|&c| &drawn.nodes[c].name == name);
-                        match child {
-                            Some(c) => {
-                                at = c;
-                                found += 1;
-                            }
-                            None => break,
-                        }
-                    }
+                    let (at, found) = drawn.descend(&names);
                     diff.first.get_or_insert(at);
                     if found == names.len() {
                         changed.entry(at).or_default().push(change_text(change));

@@ -497,14 +497,11 @@ impl Tree {
         }
     }
 
-    /// Checks that the focus asked for was found.
-    fn find_focus(&self) -> Result<(), TreeError> {
-        let focus = &self.limits.focus;
-        if focus.is_empty() || self.focus.is_some() {
-            return Ok(());
-        }
+    /// The deepest kept node on the path `names` from the root, and how many of the
+    /// names it took to get there (all of them when the whole path is kept).
+    pub fn descend(&self, names: &[String]) -> (usize, usize) {
         let mut node = 0;
-        for name in focus {
+        for (taken, name) in names.iter().enumerate() {
             let child = self.nodes[node]
                 .children
                 .iter()
@@ -512,26 +509,37 @@ impl Tree {
                 .find(|&c| &self.nodes[c].name == name);
             match child {
                 Some(child) => node = child,
-                None => {
-                    let children: Vec<&str> = self.nodes[node]
-                        .children
-                        .iter()
-                        .map(|&c| self.nodes[c].name.as_str())
-                        .collect();
-                    return Err(TreeError::NoSuchNode {
-                        focus: focus.join(" "),
-                        parent: printable(&self.path_text(node)).into_owned(),
-                        missing: printable(name).into_owned(),
-                        children: if children.is_empty() {
-                            "none".into()
-                        } else {
-                            printable(&children.join(", ")).into_owned()
-                        },
-                    });
-                }
+                None => return (node, taken),
             }
         }
-        Ok(())
+        (node, names.len())
+    }
+
+    /// Checks that the focus asked for was found.
+    fn find_focus(&self) -> Result<(), TreeError> {
+        let focus = &self.limits.focus;
+        if focus.is_empty() || self.focus.is_some() {
+            return Ok(());
+        }
+        let (node, taken) = self.descend(focus);
+        let Some(name) = focus.get(taken) else {
+            return Ok(());
+        };
+        let children: Vec<&str> = self.nodes[node]
+            .children
+            .iter()
+            .map(|&c| self.nodes[c].name.as_str())
+            .collect();
+        Err(TreeError::NoSuchNode {
+            focus: focus.join(" "),
+            parent: printable(&self.path_text(node)).into_owned(),
+            missing: printable(name).into_owned(),
+            children: if children.is_empty() {
+                "none".into()
+            } else {
+                printable(&children.join(", ")).into_owned()
+            },
+        })
     }
 
     fn mark_chosen(&mut self) {
