@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use grading::{official, reversi, text, BIN};
+use grading::{grade_hw_sh, official, reversi, text, BIN};
 
 /// The official cases, case2 hidden and case4 shown after the due date.
 fn cases(dir: &Path) -> PathBuf {
@@ -75,19 +75,7 @@ fn a_hidden_case_shows_only_its_verdict_and_kind_of_mistake() {
     fs::create_dir(&out).unwrap();
     let path = |name: &str| out.join(name).to_str().unwrap().to_string();
     let common = |submissions: &Path, single: bool| {
-        let mut args: Vec<String> = [
-            "grade",
-            submissions.to_str().unwrap(),
-            "--cases",
-            cases.to_str().unwrap(),
-            "--run",
-            "sh {submission}/hw.sh",
-            "--read-only",
-            BIN,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let mut args = grade_hw_sh(submissions, &cases);
         if single {
             args.push("--single".into());
         }

@@ -11,7 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use grading::{official, text, BIN};
+use grading::{grade_hw_sh, official, reversi_with, text, BIN};
 
 fn schemas() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas")
@@ -82,23 +82,9 @@ fn class(dir: &Path) -> PathBuf {
 }
 
 fn grade(submissions: &Path, extra: &[&str]) -> Output {
-    let cases = official();
-    let mut args = vec![
-        "grade",
-        submissions.to_str().unwrap(),
-        "--cases",
-        cases.to_str().unwrap(),
-        "--run",
-        "sh {submission}/hw.sh",
-        "--read-only",
-        BIN,
-        "--timeout",
-        "1",
-        "-j",
-        "5",
-    ];
-    args.extend_from_slice(extra);
-    Command::new(BIN).args(&args).output().unwrap()
+    let mut args = grade_hw_sh(submissions, &official());
+    args.extend(["--timeout", "1", "-j", "5"].map(String::from));
+    reversi_with(&args, extra)
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::process::Output;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
-use grading::{official, reversi, text, BIN};
+use grading::{grade_hw_sh, official, reversi, reversi_with, text, BIN};
 
 /// A class whose names need quoting in CSV and escaping in XML, and whose programs
 /// pass, fail, crash, write nothing or are missing.
@@ -43,30 +43,24 @@ fn grade_into(class: &Path, out: &Path, extra: &[&str]) {
     fs::create_dir_all(out).unwrap();
     let path = |name: &str| out.join(name).to_str().unwrap().to_string();
     let (csv, junit, reports) = (path("class.csv"), path("class.xml"), path("reports"));
-    let cases = official();
-    let mut args = vec![
-        "grade",
-        class.to_str().unwrap(),
-        "--cases",
-        cases.to_str().unwrap(),
-        "--run",
-        "sh {submission}/hw.sh",
-        "--read-only",
-        BIN,
-        "--timeout",
-        "5",
-        "-j",
-        "2",
-        "--csv",
-        &csv,
-        "--junit",
-        &junit,
-        "--reports",
-        &reports,
-        "--json",
-    ];
-    args.extend_from_slice(extra);
-    let output = reversi(&args);
+    let mut args = grade_hw_sh(class, &official());
+    args.extend(
+        [
+            "--timeout",
+            "5",
+            "-j",
+            "2",
+            "--csv",
+            &csv,
+            "--junit",
+            &junit,
+            "--reports",
+            &reports,
+            "--json",
+        ]
+        .map(String::from),
+    );
+    let output = reversi_with(&args, extra);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     fs::write(out.join("class.json"), &output.stdout).unwrap();
 }

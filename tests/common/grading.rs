@@ -23,3 +23,28 @@ pub fn reversi(args: &[&str]) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// The start of a `grade` command line for a class in which each student's program
+/// is the `hw.sh` of their folder, shown this binary: `grade CLASS --cases CASES
+/// --run "sh {submission}/hw.sh" --read-only BIN`.
+pub fn grade_hw_sh(class: &Path, cases: &Path) -> Vec<String> {
+    let (class, cases) = (class.display().to_string(), cases.display().to_string());
+    [
+        "grade",
+        &class,
+        "--cases",
+        &cases,
+        "--run",
+        "sh {submission}/hw.sh",
+        "--read-only",
+        BIN,
+    ]
+    .iter()
+    .map(|arg| arg.to_string())
+    .collect()
+}
+
+/// Runs the binary with `args` and then `more`.
+pub fn reversi_with(args: &[String], more: &[&str]) -> Output {
+    Command::new(BIN).args(args).args(more).output().unwrap()
+}
