@@ -13,8 +13,8 @@ use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
-    case_points, case_visibility, grade_student, isolation_words, Class, ClassRequest, GradeError,
-    GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
+    case_points, case_visibility, grade_student, Class, ClassRequest, GradeError, GradeOptions,
+    Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
 };
 use crate::grader::language::{Language, Toolchain};
 use crate::grader::package as bundle;
@@ -402,7 +402,7 @@ fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Is
         platform::points(mean),
         platform::points(max),
         policy.description(),
-        isolation_words(isolation)
+        isolation.words()
     )
 }
 

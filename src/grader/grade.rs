@@ -15,7 +15,7 @@ use super::language::{self, BuildError, Toolchain};
 use super::printable::{printable, serialize_name, serialize_names};
 use super::shard::Shard;
 use crate::sandbox::policy::{self, PolicyError};
-use crate::sandbox::{Isolation, Sandbox, SandboxError};
+use crate::sandbox::{Sandbox, SandboxError};
 
 /// Why a class cannot be graded (bad arguments: exit 2).
 #[derive(Debug, Error)]
@@ -743,11 +743,6 @@ fn grade_program(
     let mut grade = StudentGrade::of(name, results, points);
     grade.program = program;
     Ok(grade)
-}
-
-/// The isolation every run of a class got, for its reports.
-pub fn isolation_words(isolation: Isolation) -> String {
-    isolation.words()
 }
 
 #[cfg(test)]

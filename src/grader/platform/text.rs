@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::points;
 use crate::grader::batch::Verdict;
-use crate::grader::grade::{isolation_words, Policy, StudentGrade};
+use crate::grader::grade::{Policy, StudentGrade};
 use crate::grader::printable::{printable, terminal_text};
 use crate::sandbox::Isolation;
 
@@ -26,7 +26,7 @@ fn write_report(
 ) -> std::fmt::Result {
     writeln!(text, "Student:   {}", printable(&grade.student))?;
     writeln!(text, "Policy:    {}", policy.description())?;
-    writeln!(text, "Isolation: {}", isolation_words(isolation))?;
+    writeln!(text, "Isolation: {}", isolation.words())?;
     if let Some(program) = &grade.program {
         writeln!(text, "Program:   {}", printable(program))?;
     }
