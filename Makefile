@@ -6,7 +6,7 @@ EXAMPLE ?= testcases/handout/s2017-example
 TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 BIN := $(TARGET_DIR)/release/reversi
 
-.PHONY: run test lint bench build tree-screenshot validators static
+.PHONY: run test lint bench build tree-screenshot validators static bullseye
 
 # The report tests validate with real validators: Python's xmlschema (JUnit against
 # Jenkins' junit-10.xsd) and jsonschema (Gradescope's results.json), from PyPI.
@@ -30,12 +30,16 @@ run: build
 	  rm -rf $$dir
 
 # The hostile-program tests need bubblewrap, the sandbox students' programs run in;
-# the tree page's tests need headless Chromium and chromedriver: installed from
-# Debian's packages when missing (as root).
+# the tree page's tests need headless Chromium and chromedriver; the bundles' test on
+# an older glibc (tests/grade_bullseye.rs) a Debian 11 root and a static binary built
+# cheaply: installed from Debian's packages when missing (as root), the root and the
+# binary made side by side.
 test: validators
 	command -v bwrap >/dev/null || { apt-get update && apt-get install -y bubblewrap; }
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update && apt-get install -y chromium chromium-driver; }
+	command -v debootstrap >/dev/null || { apt-get update && apt-get install -y debootstrap; }
+	$(MAKE) -j2 bullseye static STATIC_PROFILE=static-check
 	$(CARGO) test --locked
 
 # Draw the alpha-beta tree of an input as HTML, then screenshot it with headless
@@ -58,17 +62,31 @@ tree-screenshot:
 # whatever its glibc): reversi package ... --binary $(STATIC). Links glibc's static
 # libraries (libc6-dev, installed from Debian's packages when missing, as root);
 # then checks that it has no dynamic loader and solves the example byte for byte.
-STATIC := $(TARGET_DIR)/x86_64-unknown-linux-gnu/release/reversi
+# STATIC_PROFILE=static-check builds the quick-to-compile one the tests use.
+STATIC_PROFILE ?= release
+STATIC = $(TARGET_DIR)/x86_64-unknown-linux-gnu/$(STATIC_PROFILE)/reversi
 static:
 	test -f /usr/lib/x86_64-linux-gnu/libc.a || { apt-get update && apt-get install -y libc6-dev; }
-	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --release --locked \
-	  --target x86_64-unknown-linux-gnu
+	RUSTFLAGS="-C target-feature=+crt-static" $(CARGO) build --profile $(STATIC_PROFILE) \
+	  --locked --target x86_64-unknown-linux-gnu
 	ldd $(STATIC) 2>&1 | grep -qE 'statically linked|not a dynamic executable' || \
 	  { echo "$(STATIC) is linked dynamically" >&2; exit 1; }
 	@dir=$$(mktemp -d) && cp $(EXAMPLE)/input.txt $$dir/input.txt && \
 	  (cd $$dir && $(STATIC)) && cmp $$dir/output.txt $(EXAMPLE)/output.txt; \
 	  status=$$?; rm -rf $$dir; exit $$status
 	@echo "wrote $(STATIC): linked statically, byte-identical on $(EXAMPLE)"
+
+# An older platform image for tests/grade_bullseye.rs: a Debian 11 (bullseye, glibc
+# 2.31) root made with debootstrap from Debian's packages, with python3 as
+# Gradescope's images have it; made once (as root), kept in target/bullseye.
+BULLSEYE := $(CURDIR)/target/bullseye
+DEBIAN_MIRROR ?= http://deb.debian.org/debian
+bullseye:
+	test -f $(BULLSEYE)/etc/debian_version || { \
+	  rm -rf --one-file-system $(BULLSEYE).part && \
+	  { debootstrap --variant=minbase --include=python3 bullseye $(BULLSEYE).part \
+	      $(DEBIAN_MIRROR) > $(BULLSEYE).log 2>&1 || { tail -n 20 $(BULLSEYE).log >&2; exit 1; }; } && \
+	  mv $(BULLSEYE).part $(BULLSEYE); }
 
 lint:
 	$(CARGO) fmt --check

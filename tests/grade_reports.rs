@@ -6,65 +6,15 @@
 
 #[path = "common/grading.rs"]
 mod grading;
+#[path = "common/validators.rs"]
+mod validators;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use grading::{grade_hw_sh, official, reversi_with, text, BIN};
-
-fn schemas() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas")
-}
-
-/// The Python with the validators (`make validators`).
-fn validators() -> PathBuf {
-    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/validators/bin/python");
-    assert!(
-        python.is_file(),
-        "{}: missing; run `make validators` (it installs xmlschema and jsonschema)",
-        python.display()
-    );
-    python
-}
-
-/// Validates `file` with `validator` (a Python snippet given the schema and the file);
-/// panics with the validator's words when invalid.
-fn validate(snippet: &str, schema: &Path, file: &Path) {
-    let output = Command::new(validators())
-        .args(["-c", snippet])
-        .arg(schema)
-        .arg(file)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{} is not valid against {}:\n{}\n{}",
-        file.display(),
-        schema.display(),
-        text(&output.stderr),
-        fs::read_to_string(file).unwrap_or_default()
-    );
-}
-
-fn validate_junit(file: &Path) {
-    validate(
-        "import sys, xmlschema\nxmlschema.XMLSchema(sys.argv[1]).validate(sys.argv[2])",
-        &schemas().join("junit-10.xsd"),
-        file,
-    );
-}
-
-fn validate_gradescope(file: &Path) {
-    validate(
-        "import json, sys, jsonschema\n\
-         schema = json.load(open(sys.argv[1]))\n\
-         jsonschema.Draft202012Validator.check_schema(schema)\n\
-         jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))",
-        &schemas().join("gradescope-results.schema.json"),
-        file,
-    );
-}
+use validators::{validate_gradescope, validate_junit};
 
 /// A class: one right, one crashing, one too slow, one without its program.
 fn class(dir: &Path) -> PathBuf {

@@ -7,8 +7,8 @@
 //! readable to others as the sandbox's policy has it
 //! ([`crate::sandbox::policy::bundle_lines`]), so that a separate user can grade.
 //!
-//! Gradescope: `autograder.zip` with `setup.sh` (installs bubblewrap and checks that
-//! the binary runs on the image) and `run_autograder` (writes
+//! Gradescope: `autograder.zip` with `setup.sh` (checks that the binary runs on the
+//! image, then installs bubblewrap) and `run_autograder` (writes
 //! `/autograder/results/results.json`, also when grading itself fails). Vocareum: a
 //! folder with `grade.sh` (reads the student's files from its current folder, writes
 //! `$vocareumGradeFile` and `$vocareumReportFile`) to upload to the assignment's
@@ -102,10 +102,8 @@ fn gradescope_setup(recipe: &Recipe) -> String {
     format!(
         r#"#!/usr/bin/env bash
 # Gradescope runs this once when it builds the autograder image (written by
-# `reversi package gradescope`).
+# `reversi package gradescope`). First whether the bundled binary runs on the image.
 set -euo pipefail
-apt-get update
-apt-get install -y --no-install-recommends {}
 cd "$(dirname "$0")"
 chmod 755 reversi run_autograder
 ./reversi --version >/dev/null || {{
@@ -114,6 +112,8 @@ chmod 755 reversi run_autograder
   echo "(make static; reversi package --binary target/x86_64-unknown-linux-gnu/release/reversi)" >&2
   exit 1
 }}
+apt-get update
+apt-get install -y --no-install-recommends {}
 "#,
         packages.join(" ")
     )
