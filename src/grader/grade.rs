@@ -445,7 +445,7 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
     for result in results.iter().filter(|r| r.verdict != Verdict::Pass) {
         let label = match (&result.report, result.verdict) {
             // (the same label as `check` gives the mistake)
-            _ if result.depends_on_cr => Mistake::InputCarriageReturn.label().to_string(),
+            _ if result.depends_on_cr => Mistake::InputCr.label().to_string(),
             (Some(report), Verdict::Fail) => match report.difference.as_ref() {
                 Some(difference) => match difference.mistake {
                     Some(mistake) => mistake.label().to_string(),

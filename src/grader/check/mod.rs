@@ -6,7 +6,6 @@ use serde::Serialize;
 mod align;
 mod catalogue;
 mod honest;
-mod mistake;
 mod plain;
 mod report;
 mod text;
@@ -17,11 +16,10 @@ use text::{byte_form, byte_order_mark, is_other_end, only_inf_spellings, Lines};
 
 pub use align::Change;
 pub use honest::{Candidate, TreeChange};
-pub use mistake::Mistake;
 
 use super::diagnose::{diagnose, NoDiagnosis};
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
-use super::mutants::Fault;
+pub use super::mistake::Mistake;
 use super::printable::printable as escaped;
 use super::replay::{grid_pair, square_of, Position};
 use crate::board::{Board, Square, Squares};
@@ -42,8 +40,9 @@ pub struct BoardView {
 pub struct Listed {
     /// The mistake, when it has a name.
     pub mistake: Option<Mistake>,
-    /// The catalogue's fault behind it, when the input told.
-    pub fault: Option<Fault>,
+    /// Found by running the catalogue on the input: a program of the catalogue with
+    /// this mistake (and the others so found) writes the lines it accounts for.
+    pub from_catalogue: bool,
     /// The first line (1-based) it changes; none for the byte form of the file.
     pub line: Option<usize>,
     /// Lines of the file it accounts for (inserted, deleted or changed to undo it);
@@ -217,7 +216,7 @@ fn plain_listing(
 ) -> Vec<Listed> {
     let mut listed = vec![Listed {
         mistake: difference.mistake,
-        fault: None,
+        from_catalogue: false,
         line: difference.line,
         lines: None,
         summary: difference
@@ -230,7 +229,7 @@ fn plain_listing(
         if difference.mistake != Some(mistake) && lines > 0 {
             listed.push(Listed {
                 mistake: Some(mistake),
-                fault: None,
+                from_catalogue: false,
                 line,
                 lines: Some(lines),
                 summary: mistake.label().into(),
@@ -258,7 +257,7 @@ fn plain_listing(
         .collect();
     add(
         if only_inf_spellings(&got.texts) {
-            Mistake::InfinitySpelling
+            Mistake::InfSpelling
         } else {
             Mistake::FloatValues
         },
@@ -268,7 +267,7 @@ fn plain_listing(
     if !had_input {
         listed.push(Listed {
             mistake: None,
-            fault: None,
+            from_catalogue: false,
             line: None,
             lines: None,
             summary: "give the case's input (--input) to list every mistake of the file".into(),
@@ -319,7 +318,7 @@ fn content_difference(
         };
         if line.ends_with('\r') {
             return plain(
-                Mistake::InputCarriageReturn,
+                Mistake::InputCr,
                 "your board line ends with a CR (\\r) before its line end: the rows were read \
                  from input.txt with their CR and written back, so your program most likely \
                  also read the player as \"X\\r\" or \"O\\r\", which matches no disc. Strip \

@@ -124,7 +124,10 @@ impl Report {
                 Some(n) => format!("{n} lines"),
                 None => String::new(),
             };
-            let fault = listed.fault.map_or(String::new(), |f| format!(" [{f}]"));
+            let fault = match (listed.from_catalogue, listed.mistake) {
+                (true, Some(mistake)) => format!(" [{mistake}]"),
+                _ => String::new(),
+            };
             text += &format!("  {line:<11} {lines:>11}  {}{fault}\n", listed.summary);
         }
         text
