@@ -45,6 +45,9 @@ pub struct Found {
     /// Lines of the student's file it accounts for: lines inserted, deleted or
     /// changed when it alone is switched off (see [`distance`]).
     pub lines: usize,
+    /// Other faults of the catalogue that, in its place, write the very same bytes
+    /// (only when the file is reproduced): the case cannot tell them from it.
+    pub alike: Vec<Mistake>,
 }
 
 /// What the catalogue says about a file.
@@ -54,9 +57,6 @@ pub struct Diagnosis {
     pub found: Vec<Found>,
     /// The program with these faults writes the file byte for byte.
     pub exact: bool,
-    /// Other single faults whose program writes the very same bytes on this case
-    /// (only when one fault is found exactly): the case cannot tell them apart.
-    pub same_bytes: Vec<Mistake>,
     /// Lines the found faults leave unexplained (inserted, deleted or changed to get
     /// from their program's output to the file).
     pub unexplained: usize,
@@ -385,9 +385,9 @@ pub fn diagnose(
                 fault,
                 first_line: first.unwrap_or(0) + 1,
                 lines,
+                alike: others.to_vec(),
             }],
             exact: true,
-            same_bytes: others.to_vec(),
             unexplained: 0,
             unexplained_from: None,
             problem: catalogue.problem.clone(),
@@ -412,9 +412,26 @@ pub fn diagnose(
                 fault,
                 first_line: first.unwrap_or(0) + 1,
                 lines: d.saturating_sub(left),
+                alike: Vec::new(),
             }
         })
         .collect();
+    if left == 0 {
+        // The file is reproduced: which other fault could stand in for each one.
+        for f in found.iter_mut().filter(|f| !f.fault.rewrites_text_only()) {
+            let others = chosen.without(f.fault);
+            f.alike = Mistake::SIMULATED
+                .into_iter()
+                .filter(|&g| g.applies_to(&catalogue.problem) && !chosen.has(g))
+                .filter(|g| !g.rewrites_text_only())
+                .filter(|&g| {
+                    catalogue
+                        .write(others.with(g), near(0))
+                        .is_some_and(|out| out.as_slice() == actual)
+                })
+                .collect();
+        }
+    }
     found.sort_by_key(|f| f.first_line);
     let unexplained_from = match write(chosen) {
         Some(out) if left > 0 => distance(&lines(&out), &got).1.map(|i| i + 1),
@@ -423,7 +440,6 @@ pub fn diagnose(
     Ok(Diagnosis {
         found,
         exact: left == 0 && !chosen.is_empty(),
-        same_bytes: Vec::new(),
         unexplained: left,
         unexplained_from,
         problem: catalogue.problem.clone(),

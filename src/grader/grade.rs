@@ -449,6 +449,14 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
             (Some(report), Verdict::Fail) => match report.difference.as_ref() {
                 Some(difference) => match difference.mistake {
                     Some(mistake) => mistake.label().to_string(),
+                    None if report.ambiguous => {
+                        let labels: Vec<&str> = report
+                            .candidates
+                            .iter()
+                            .map(|c| c.mistake.label())
+                            .collect();
+                        format!("one of: {}", labels.join(" or "))
+                    }
                     None => "a difference that is no known mistake".into(),
                 },
                 None => "differs".into(),

@@ -89,9 +89,13 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Every distinct mistake in the file, by first line (`check --all`).
     pub mistakes: Vec<Listed>,
-    /// When the input was given and no program of the catalogue writes the file:
-    /// the possible causes, most likely first, each with its evidence.
+    /// When the input was given and no program of the catalogue writes the file, or
+    /// several do ([`Report::ambiguous`]): the possible causes, most likely first,
+    /// each with its evidence.
     pub candidates: Vec<Candidate>,
+    /// Several programs of the catalogue, each with one mistake, write the file byte
+    /// for byte: the candidates are they, and none is named as the cause.
+    pub ambiguous: bool,
     /// When the difference is not explained: what differs, node by node, in search
     /// order.
     pub aligned: Vec<TreeChange>,
@@ -124,6 +128,7 @@ pub fn check_with_input(
     let mut notes = Vec::new();
     let mut mistakes = Vec::new();
     let mut candidates = Vec::new();
+    let mut ambiguous = false;
     let difference = if identical {
         None
     } else if got.texts.is_empty() {
@@ -143,7 +148,16 @@ pub fn check_with_input(
         let from_catalogue = match &diagnosis {
             Some(Ok(diagnosis)) => {
                 mistakes = catalogue::listing(diagnosis);
-                catalogue::difference(diagnosis, expected, &want, &got, &mut notes)
+                let explained = catalogue::difference(
+                    diagnosis,
+                    expected,
+                    &want,
+                    &got,
+                    &mut notes,
+                    &mut candidates,
+                );
+                ambiguous = !candidates.is_empty();
+                explained
             }
             Some(Err(NoDiagnosis::InputDoesNotFit)) => {
                 notes.push(
@@ -202,6 +216,7 @@ pub fn check_with_input(
         notes,
         mistakes,
         candidates,
+        ambiguous,
         aligned,
     }
 }

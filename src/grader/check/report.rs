@@ -86,7 +86,11 @@ impl fmt::Display for Report {
             }
         }
         if !self.candidates.is_empty() {
-            writeln!(f, "  candidate causes, most likely first:")?;
+            if self.ambiguous {
+                writeln!(f, "  each of these writes your file, most likely first:")?;
+            } else {
+                writeln!(f, "  candidate causes, most likely first:")?;
+            }
             for (i, candidate) in self.candidates.iter().enumerate() {
                 write_wrapped(
                     f,

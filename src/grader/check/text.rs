@@ -124,6 +124,7 @@ pub(super) fn byte_order_mark(
         }),
         notes,
         candidates: after.candidates,
+        ambiguous: after.ambiguous,
         aligned: after.aligned,
         mistakes: vec![Listed {
             mistake: Some(Mistake::ByteOrderMark),
