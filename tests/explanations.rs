@@ -11,7 +11,8 @@ use reversi::format::cs561::{self, Problem};
 use reversi::format::Style;
 use reversi::grader::check::{check, check_with_input, Report};
 use reversi::grader::log::{self, Entry, LOG_START};
-use reversi::grader::mutants::{self, Fault, Faults};
+use reversi::grader::mistake::Mistake;
+use reversi::grader::mutants::{self, Faults};
 
 /// A claim `name ... v OP bound b` read from an explanation.
 #[derive(Debug)]
@@ -153,13 +154,13 @@ fn check_claims(report: &Report, expected: &[u8]) -> Result<usize, TestCaseError
 }
 
 /// The faults whose explanations speak of values at a cut-off.
-const FAULTS: [Fault; 6] = [
-    Fault::StrictPruning,
-    Fault::UpdateBeforeCutoff,
-    Fault::NoLineAtCutoff,
-    Fault::NoPruning,
-    Fault::FailHard,
-    Fault::ExpandsAtCutoffDepth,
+const FAULTS: [Mistake; 6] = [
+    Mistake::StrictPruning,
+    Mistake::UpdateBeforeCutoff,
+    Mistake::NoLineAtCutoff,
+    Mistake::NoPruning,
+    Mistake::FailHard,
+    Mistake::ExpandsAtCutoffDepth,
 ];
 
 fn problem(choices: &[u8], depth: u32, o: bool) -> Option<Problem> {

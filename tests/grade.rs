@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use reversi::format::cs561;
-use reversi::grader::mutants::{self, Fault, Faults};
+use reversi::grader::mistake::Mistake;
+use reversi::grader::mutants::{self, Faults};
 
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 
@@ -68,18 +69,18 @@ fn class() -> tempfile::TempDir {
     // with that fault writes for the input it is given.
     mutant_submission(
         &dir.path().join("ivan-updates-at-cutoff"),
-        Fault::UpdateBeforeCutoff,
+        Mistake::UpdateBeforeCutoff,
     );
     mutant_submission(
         &dir.path().join("judy-strict-pruning"),
-        Fault::StrictPruning,
+        Mistake::StrictPruning,
     );
     dir
 }
 
 /// A submission that answers each official input as a program with `fault` does: the
 /// answers computed by the mutant solver, looked up by the input's checksum.
-fn mutant_submission(folder: &Path, fault: Fault) {
+fn mutant_submission(folder: &Path, fault: Mistake) {
     let answers = folder.join("answers");
     fs::create_dir_all(&answers).unwrap();
     for case in 1..=5 {

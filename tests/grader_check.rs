@@ -8,7 +8,7 @@ use reversi::format::cs561::{self, board_lines};
 use reversi::format::{LineEnd, Style};
 use reversi::grader::check::{check, check_with_input, Mistake, Report};
 use reversi::grader::log::{self, Entry};
-use reversi::grader::mutants::{self, Fault, Faults};
+use reversi::grader::mutants::{self, Faults};
 
 fn case(path: &str) -> Vec<u8> {
     fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -79,7 +79,11 @@ fn float_values() {
 fn alpha_beta_updated_at_cutoff() {
     // The handout's own typo: c4,1,-3,-3,-3 for c4,1,-3,-3,Infinity.
     let actual = replace_line(&handout(), "c4,1,-3,-3,Infinity", "c4,1,-3,-3,-3");
-    insta::assert_snapshot!(explain(&handout(), &actual, Some(Mistake::UpdatedAtCutoff)));
+    insta::assert_snapshot!(explain(
+        &handout(),
+        &actual,
+        Some(Mistake::UpdateBeforeCutoff)
+    ));
 }
 
 #[test]
@@ -87,7 +91,7 @@ fn missing_pass_node() {
     // The older end rule applied to a revised case: c4 becomes a leaf, no pass below.
     let expected = case("cs561/s2017/case1/output.txt");
     let actual = case("cs561/s2017-jan/case1/output.txt");
-    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::MissingPass)));
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::NoPassNode)));
 }
 
 #[test]
@@ -95,7 +99,7 @@ fn missing_pass_at_the_root() {
     // Game over at the root under the older rule; the revised rule passes twice.
     let expected = case("cs561/s2017/case2/output.txt");
     let actual = case("cs561/s2017-jan/case2/output.txt");
-    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::MissingPass)));
+    insta::assert_snapshot!(explain(&expected, &actual, Some(Mistake::NoPassNode)));
 }
 
 #[test]
@@ -474,13 +478,17 @@ fn a_pass_with_legal_moves_with_the_input() {
 /// A file with two known mistakes, made by the catalogue's program on an official
 /// case: the report (with the input) names the first, `--all` lists both with
 /// their first lines and the lines each accounts for.
-fn two_mistakes(case_dir: &str, first: Fault, second: Fault) -> String {
+fn two_mistakes(case_dir: &str, first: Mistake, second: Mistake) -> String {
     let problem = cs561::parse(&case(&format!("{case_dir}/input.txt")), None).unwrap();
     let expected = case(&format!("{case_dir}/output.txt"));
     let faults = Faults::one(first).with(second);
     let actual = mutants::write(&problem, Style::default(), faults, 10_000).unwrap();
     let report = check_with_input(&expected, &actual, false, Some(&problem));
-    let listed: Vec<Option<Fault>> = report.mistakes.iter().map(|l| l.fault).collect();
+    let listed: Vec<Option<Mistake>> = report
+        .mistakes
+        .iter()
+        .map(|l| l.mistake.filter(|_| l.from_catalogue))
+        .collect();
     assert!(
         listed.contains(&Some(first)) && listed.contains(&Some(second)),
         "{}",
@@ -493,8 +501,8 @@ fn two_mistakes(case_dir: &str, first: Fault, second: Fault) -> String {
 fn two_mistakes_strict_pruning_and_lf() {
     insta::assert_snapshot!(two_mistakes(
         "handout/s2017-example",
-        Fault::StrictPruning,
-        Fault::LineEnds
+        Mistake::StrictPruning,
+        Mistake::LineEnds
     ));
 }
 
@@ -502,8 +510,8 @@ fn two_mistakes_strict_pruning_and_lf() {
 fn two_mistakes_fail_hard_and_floats() {
     insta::assert_snapshot!(two_mistakes(
         "cs561/s2017/case4",
-        Fault::FailHard,
-        Fault::FloatValues
+        Mistake::FailHard,
+        Mistake::FloatValues
     ));
 }
 
@@ -511,8 +519,8 @@ fn two_mistakes_fail_hard_and_floats() {
 fn two_mistakes_last_tied_move_and_inf() {
     insta::assert_snapshot!(two_mistakes(
         "cs561/s2017/case4",
-        Fault::LastTiedMove,
-        Fault::InfSpelling
+        Mistake::LastTiedMove,
+        Mistake::InfSpelling
     ));
 }
 
@@ -520,8 +528,8 @@ fn two_mistakes_last_tied_move_and_inf() {
 fn two_mistakes_no_pass_node_and_missing_header() {
     insta::assert_snapshot!(two_mistakes(
         "cs561/s2017/case1",
-        Fault::NoPassNode,
-        Fault::MissingHeader
+        Mistake::NoPassNode,
+        Mistake::MissingHeader
     ));
 }
 
@@ -529,8 +537,8 @@ fn two_mistakes_no_pass_node_and_missing_header() {
 fn two_mistakes_wrong_root_player_and_updated_window() {
     insta::assert_snapshot!(two_mistakes(
         "cs561/s2017/case3",
-        Fault::RootAsMin,
-        Fault::UpdateBeforeCutoff
+        Mistake::RootAsMin,
+        Mistake::UpdateBeforeCutoff
     ));
 }
 
@@ -541,7 +549,7 @@ fn a_mistake_outside_the_catalogue_is_a_guess() {
     let strict = mutants::write(
         &problem,
         Style::default(),
-        Faults::one(Fault::StrictPruning),
+        Faults::one(Mistake::StrictPruning),
         10_000,
     )
     .unwrap();
@@ -554,7 +562,7 @@ fn a_mistake_outside_the_catalogue_is_a_guess() {
 fn check_all_on_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let problem = handout_problem();
-    let faults = Faults::one(Fault::UpdateBeforeCutoff).with(Fault::InfSpelling);
+    let faults = Faults::one(Mistake::UpdateBeforeCutoff).with(Mistake::InfSpelling);
     let student = dir.path().join("student.txt");
     fs::write(
         &student,
@@ -648,7 +656,7 @@ fn a_line_deleted_after_a_cutoff_is_named_missing() {
     let written = mutants::write(
         &handout_problem(),
         mutants::style_of(&handout()),
-        Faults::one(Fault::NoLineAtCutoff),
+        Faults::one(Mistake::NoLineAtCutoff),
         1000,
     )
     .unwrap();

@@ -24,7 +24,7 @@ use crate::grader::catching;
 use crate::grader::check;
 use crate::grader::gen::{self, Category, GenError, GenOptions};
 use crate::grader::grade::{group_mistakes, StudentGrade};
-use crate::grader::mutants::Fault;
+use crate::grader::mistake::Mistake;
 use crate::grader::platform::junit;
 use crate::grader::printable::{printable, printable_json, terminal_text};
 use crate::grader::replay::Position;
@@ -465,7 +465,7 @@ fn mutant_matrix(cases: &[batch::Case]) -> Result<()> {
     let matrix = catching::measure(cases, &SolverFlags).map_err(anyhow::Error::msg)?;
     let missed = matrix.missed();
     let mut text = matrix.to_string();
-    let applicable = Fault::ALL.len() - matrix.not_applicable().len();
+    let applicable = Mistake::SIMULATED.len() - matrix.not_applicable().len();
     text += &format!(
         "{} case{} catch {} of the {applicable} faults of the catalogue that apply to them",
         cases.len(),
@@ -569,7 +569,7 @@ pub fn gen(args: &GenArgs) -> Result<()> {
         let mut text = write_cases(&args.out, &set.cases)?;
         let missed = set.matrix.missed();
         text += &format!("\n{}", set.matrix);
-        let applicable = Fault::ALL.len() - set.matrix.not_applicable().len();
+        let applicable = Mistake::SIMULATED.len() - set.matrix.not_applicable().len();
         text += &format!(
             "{} case{} chosen from {} catch {} of the {applicable} faults of the catalogue \
              that apply to this release",

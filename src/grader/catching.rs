@@ -8,7 +8,8 @@ use std::fmt;
 use std::fs;
 
 use super::batch::{ArgsSyntax, Case, CaseOptions};
-use super::mutants::{self, Fault, Faults};
+use super::mistake::Mistake;
+use super::mutants::{self, Faults};
 use crate::format::cs561::{self, Problem};
 use crate::format::Style;
 
@@ -20,7 +21,7 @@ const MAX_LINES: usize = 100_000;
 /// right one.
 pub fn caught_by(problem: &Problem, style: Style) -> Faults {
     let right = mutants::write(problem, style, Faults::NONE, usize::MAX);
-    Fault::ALL
+    Mistake::SIMULATED
         .into_iter()
         .filter(|f| f.applies_to(problem))
         .filter(|&f| mutants::write(problem, style, Faults::one(f), MAX_LINES) != right)
@@ -35,7 +36,7 @@ pub struct Matrix {
     /// The faults each case catches, in the same order.
     pub caught: Vec<Faults>,
     /// The faults that can change each case's output at all (see
-    /// [`Fault::applies_to`]): the end rule of the other release cannot.
+    /// [`Mistake::applies_to`]): the end rule of the other release cannot.
     pub applicable: Vec<Faults>,
 }
 
@@ -54,7 +55,7 @@ impl Matrix {
         self.cases.push(name);
         self.caught.push(caught);
         self.applicable.push(
-            Fault::ALL
+            Mistake::SIMULATED
                 .into_iter()
                 .filter(|f| f.applies_to(problem))
                 .collect(),
@@ -62,22 +63,22 @@ impl Matrix {
     }
 
     /// The faults that apply to some case and that no case catches.
-    pub fn missed(&self) -> Vec<Fault> {
+    pub fn missed(&self) -> Vec<Mistake> {
         let any: Faults = self.caught.iter().flat_map(|f| f.iter()).collect();
-        Fault::ALL
+        Mistake::SIMULATED
             .into_iter()
             .filter(|&f| !any.has(f) && self.applies(f))
             .collect()
     }
 
     /// Whether `fault` applies to some case.
-    fn applies(&self, fault: Fault) -> bool {
+    fn applies(&self, fault: Mistake) -> bool {
         self.applicable.iter().any(|a| a.has(fault))
     }
 
     /// The faults that apply to no case.
-    pub fn not_applicable(&self) -> Vec<Fault> {
-        Fault::ALL
+    pub fn not_applicable(&self) -> Vec<Mistake> {
+        Mistake::SIMULATED
             .into_iter()
             .filter(|&f| !self.applies(f))
             .collect()
@@ -95,7 +96,11 @@ impl fmt::Display for Matrix {
     /// where the case catches the fault, `.` where it does not; the last column
     /// counts the cases that catch it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let width = Fault::ALL.iter().map(|f| f.name().len()).max().unwrap_or(0);
+        let width = Mistake::SIMULATED
+            .iter()
+            .map(|f| f.name().len())
+            .max()
+            .unwrap_or(0);
         let numbers: Vec<String> = (1..=self.cases.len()).map(|n| n.to_string()).collect();
         let column = numbers.last().map_or(1, String::len);
         write!(f, "{:<width$}", "fault \\ case")?;
@@ -103,7 +108,7 @@ impl fmt::Display for Matrix {
             write!(f, " {number:>column$}")?;
         }
         writeln!(f, "  caught by")?;
-        for fault in Fault::ALL {
+        for fault in Mistake::SIMULATED {
             write!(f, "{:<width$}", fault.name())?;
             let mut count = 0;
             for caught in &self.caught {

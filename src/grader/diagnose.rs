@@ -18,7 +18,8 @@ use serde::Serialize;
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 use super::log::{self, Entry, ALPHA_BETA_HEADER, MINIMAX_HEADER};
-use super::mutants::{self, style_of, Fault, Faults};
+use super::mistake::Mistake;
+use super::mutants::{self, style_of, Faults};
 use crate::course_search::INFINITY;
 use crate::format::cs561::{Dialect, Problem};
 use crate::format::Style;
@@ -38,12 +39,15 @@ const MAX_PAIR_SEARCH_LINES: usize = 2_000;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Found {
     /// The fault.
-    pub fault: Fault,
+    pub fault: Mistake,
     /// The first line (1-based, in the student's file) that the fault changes.
     pub first_line: usize,
     /// Lines of the student's file it accounts for: lines inserted, deleted or
     /// changed when it alone is switched off (see [`distance`]).
     pub lines: usize,
+    /// Other faults of the catalogue that, in its place, write the very same bytes
+    /// (only when the file is reproduced): the case cannot tell them from it.
+    pub alike: Vec<Mistake>,
 }
 
 /// What the catalogue says about a file.
@@ -53,9 +57,6 @@ pub struct Diagnosis {
     pub found: Vec<Found>,
     /// The program with these faults writes the file byte for byte.
     pub exact: bool,
-    /// Other single faults whose program writes the very same bytes on this case
-    /// (only when one fault is found exactly): the case cannot tell them apart.
-    pub same_bytes: Vec<Fault>,
     /// Lines the found faults leave unexplained (inserted, deleted or changed to get
     /// from their program's output to the file).
     pub unexplained: usize,
@@ -144,16 +145,16 @@ fn canonical(bytes: &[u8], erase: Faults, with_board: bool) -> Vec<String> {
         .split_inclusive(|&b| b == b'\n')
         .map(|line| {
             let mut line = line;
-            if erase.has(Fault::LineEnds) || erase.has(Fault::FinalNewline) {
+            if erase.has(Mistake::LineEnds) || erase.has(Mistake::FinalNewline) {
                 line = line.strip_suffix(b"\n").unwrap_or(line);
-                if erase.has(Fault::LineEnds) {
+                if erase.has(Mistake::LineEnds) {
                     line = line.strip_suffix(b"\r").unwrap_or(line);
                 }
             }
             String::from_utf8_lossy(line).into_owned()
         })
         .collect();
-    if !erase.has(Fault::FinalNewline) && bytes.ends_with(b"\n") {
+    if !erase.has(Mistake::FinalNewline) && bytes.ends_with(b"\n") {
         texts.push("<final line end>".into());
     }
     let starts_with_log = !has_board(bytes);
@@ -163,12 +164,12 @@ fn canonical(bytes: &[u8], erase: Faults, with_board: bool) -> Vec<String> {
         8.min(texts.len())
     });
     let mut out = Vec::new();
-    if !erase.has(Fault::MissingBoard) && !starts_with_log {
+    if !erase.has(Mistake::MissingBoard) && !starts_with_log {
         out.push("<board>".to_string());
     }
-    if with_board || !erase.has(Fault::MissingBoard) {
+    if with_board || !erase.has(Mistake::MissingBoard) {
         for row in board {
-            out.push(if erase.has(Fault::SpacedBoard) {
+            out.push(if erase.has(Mistake::SpacedBoard) {
                 row.replace(' ', "")
             } else {
                 row.clone()
@@ -178,7 +179,7 @@ fn canonical(bytes: &[u8], erase: Faults, with_board: bool) -> Vec<String> {
     for line in log {
         let bare = line.trim_end_matches(['\r', '\n']);
         if bare == ALPHA_BETA_HEADER || bare == MINIMAX_HEADER {
-            if !erase.has(Fault::MissingHeader) {
+            if !erase.has(Mistake::MissingHeader) {
                 out.push(line.clone());
             }
             continue;
@@ -193,11 +194,11 @@ fn canonical_line(line: &str, erase: Faults) -> String {
     let body = line.trim_end_matches(['\r', '\n']);
     let end = &line[body.len()..];
     let entry = Entry::parse(body);
-    let column_a = erase.has(Fault::ColumnANamedRoot);
+    let column_a = erase.has(Mistake::ColumnANamedRoot);
     let name = match entry.name.as_bytes() {
         _ if entry.name == "root" && entry.depth != Some(0) && column_a => "a?".to_string(),
         &[letter, digit] => {
-            let row_1 = matches!(digit, b'1' | 0) && erase.has(Fault::Row1NulNames);
+            let row_1 = matches!(digit, b'1' | 0) && erase.has(Mistake::Row1NulNames);
             let digit = if row_1 { b'?' } else { digit };
             if letter == b'a' && digit != 0 && column_a {
                 "a?".to_string()
@@ -211,8 +212,8 @@ fn canonical_line(line: &str, erase: Faults) -> String {
     for value in &entry.values {
         let infinite = matches!(*value, "inf" | "-inf");
         let undone = match log::parse_float_value(value) {
-            Some(v) if infinite && erase.has(Fault::InfSpelling) => Some(v),
-            Some(v) if !infinite && erase.has(Fault::FloatValues) => Some(v),
+            Some(v) if infinite && erase.has(Mistake::InfSpelling) => Some(v),
+            Some(v) if !infinite && erase.has(Mistake::FloatValues) => Some(v),
             _ => None,
         };
         fields.push(match undone {
@@ -312,7 +313,7 @@ impl Catalogue {
 
 /// The faults that only rewrite the text of a file.
 fn text_only() -> Faults {
-    Fault::ALL
+    Mistake::SIMULATED
         .into_iter()
         .filter(|f| f.rewrites_text_only())
         .collect()
@@ -368,7 +369,7 @@ pub fn diagnose(
     // A log longer than the student's cannot be it, nor come within `n` lines of it
     // when longer by more than `n` lines.
     let near = |n: usize| got.len() + n;
-    let exact: Vec<Fault> = Fault::ALL
+    let exact: Vec<Mistake> = Mistake::SIMULATED
         .into_iter()
         .filter(|f| f.applies_to(&catalogue.problem))
         .filter(|&f| {
@@ -384,9 +385,9 @@ pub fn diagnose(
                 fault,
                 first_line: first.unwrap_or(0) + 1,
                 lines,
+                alike: others.to_vec(),
             }],
             exact: true,
-            same_bytes: others.to_vec(),
             unexplained: 0,
             unexplained_from: None,
             problem: catalogue.problem.clone(),
@@ -411,9 +412,26 @@ pub fn diagnose(
                 fault,
                 first_line: first.unwrap_or(0) + 1,
                 lines: d.saturating_sub(left),
+                alike: Vec::new(),
             }
         })
         .collect();
+    if left == 0 {
+        // The file is reproduced: which other fault could stand in for each one.
+        for f in found.iter_mut().filter(|f| !f.fault.rewrites_text_only()) {
+            let others = chosen.without(f.fault);
+            f.alike = Mistake::SIMULATED
+                .into_iter()
+                .filter(|&g| g.applies_to(&catalogue.problem) && !chosen.has(g))
+                .filter(|g| !g.rewrites_text_only())
+                .filter(|&g| {
+                    catalogue
+                        .write(others.with(g), near(0))
+                        .is_some_and(|out| out.as_slice() == actual)
+                })
+                .collect();
+        }
+    }
     found.sort_by_key(|f| f.first_line);
     let unexplained_from = match write(chosen) {
         Some(out) if left > 0 => distance(&lines(&out), &got).1.map(|i| i + 1),
@@ -422,7 +440,6 @@ pub fn diagnose(
     Ok(Diagnosis {
         found,
         exact: left == 0 && !chosen.is_empty(),
-        same_bytes: Vec::new(),
         unexplained: left,
         unexplained_from,
         problem: catalogue.problem.clone(),
@@ -435,7 +452,7 @@ pub fn diagnose(
 fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
     let problem = &catalogue.problem;
     let with_board = has_board(actual);
-    let text_only: Faults = Fault::ALL
+    let text_only: Faults = Mistake::SIMULATED
         .into_iter()
         .filter(|f| f.rewrites_text_only())
         .collect();
@@ -453,12 +470,12 @@ fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
     };
     // Every fault that may change the search, also those that change nothing on
     // this case alone (with another fault on, they may).
-    let searching: Vec<Fault> = Fault::ALL
+    let searching: Vec<Mistake> = Mistake::SIMULATED
         .into_iter()
         .filter(|f| f.applies_to(problem) && !f.rewrites_text_only())
         .collect();
     let start = distance(&blind(expected), &got_blind).0;
-    let mut ranked: Vec<(usize, Fault)> = searching
+    let mut ranked: Vec<(usize, Mistake)> = searching
         .iter()
         .map(|&f| (blind_distance(Faults::one(f), start).unwrap_or(start), f))
         .collect();
@@ -472,7 +489,7 @@ fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
         let best = if round == 0 {
             ranked.first().copied().filter(|&(d, _)| d < left)
         } else {
-            let mut best: Option<(usize, Fault)> = None;
+            let mut best: Option<(usize, Mistake)> = None;
             for &f in searching.iter().filter(|&&f| !chosen.has(f)) {
                 let than = best.map_or(left, |(d, _)| d);
                 if let Some(d) = blind_distance(chosen.with(f), than) {
@@ -507,7 +524,7 @@ fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
         // (a single fault's whole file when it is not very long: it is kept for the
         // next file of the case)
         let near = 4 * got_blind.len() + 200;
-        let writes_first = |f: Fault| match first.and_then(|i| i.checked_sub(log_start)) {
+        let writes_first = |f: Mistake| match first.and_then(|i| i.checked_sub(log_start)) {
             _ if catalogue.write(Faults::one(f), near).is_some() => catalogue
                 .write_blind(Faults::one(f), near, with_board)
                 .is_some_and(|out| first_change(&out) == first),
@@ -531,7 +548,7 @@ fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
                 .write_blind(Faults::one(f), MAX_LINES, with_board)
                 .is_some_and(|out| first_change(&out) == first),
         };
-        let leads: Vec<Fault> = ranked
+        let leads: Vec<Mistake> = ranked
             .iter()
             .map(|&(_, f)| f)
             .filter(|&f| writes_first(f))

@@ -445,10 +445,18 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
     for result in results.iter().filter(|r| r.verdict != Verdict::Pass) {
         let label = match (&result.report, result.verdict) {
             // (the same label as `check` gives the mistake)
-            _ if result.depends_on_cr => Mistake::InputCarriageReturn.label().to_string(),
+            _ if result.depends_on_cr => Mistake::InputCr.label().to_string(),
             (Some(report), Verdict::Fail) => match report.difference.as_ref() {
                 Some(difference) => match difference.mistake {
                     Some(mistake) => mistake.label().to_string(),
+                    None if report.ambiguous => {
+                        let labels: Vec<&str> = report
+                            .candidates
+                            .iter()
+                            .map(|c| c.mistake.label())
+                            .collect();
+                        format!("one of: {}", labels.join(" or "))
+                    }
                     None => "a difference that is no known mistake".into(),
                 },
                 None => "differs".into(),

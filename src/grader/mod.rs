@@ -3,8 +3,8 @@
 //! program ([`batch`]), grade a class of submissions ([`grade`]), write what the
 //! platforms read ([`platform`]) and the platforms' autograder bundles
 //! ([`package`]), split a class over machines ([`shard`]), make new cases
-//! ([`gen`]), play students' faults on purpose ([`mutants`]) and draw the search
-//! tree ([`tree`]).
+//! ([`gen`]), name students' mistakes ([`mistake`]), play them on purpose
+//! ([`mutants`]) and draw the search tree ([`tree`]).
 //!
 //! A layer between [`crate::cli`] and [`crate::format`](mod@crate::format): it uses the format, search,
 //! evaluation and board layers, and only the command line uses it. Solving goes
@@ -19,6 +19,7 @@ pub mod gen;
 pub mod grade;
 pub mod language;
 pub mod log;
+pub mod mistake;
 pub mod mutants;
 pub mod package;
 pub mod platform;

@@ -3,27 +3,29 @@
 //! mistake, say how sure that is, and show the board where it shows.
 
 use super::{
-    board_cells, board_difference, cutoff_rule, kind, BoardView, Difference, Lines, Listed, Mistake,
+    board_cells, board_difference, cutoff_rule, kind, BoardView, Candidate, Difference, Lines,
+    Listed, Mistake,
 };
 use crate::board::{Board, Square};
 use crate::format::cs561::{Dialect, Problem};
 use crate::grader::diagnose::{Diagnosis, Found};
 use crate::grader::log::{self, Entry, LOG_START};
-use crate::grader::mutants::{self, style_of, Fault, Stage};
+use crate::grader::mistake::Stage;
+use crate::grader::mutants::{self, style_of};
 use crate::grader::replay::{grid_pair, square_of, Position};
 
 /// Whether a fault shows first on the board lines rather than in the log.
-fn shows_on_the_board(fault: Fault) -> bool {
+fn shows_on_the_board(fault: Mistake) -> bool {
     fault.stage() == Stage::NextBoard
         || matches!(
             fault,
-            Fault::SpacedBoard | Fault::MissingBoard | Fault::InputCr
+            Mistake::SpacedBoard | Mistake::MissingBoard | Mistake::InputCr
         )
 }
 
 /// Whether a fault is about line ends alone.
-fn byte_form_only(fault: Fault) -> bool {
-    matches!(fault, Fault::LineEnds | Fault::FinalNewline)
+fn byte_form_only(fault: Mistake) -> bool {
+    matches!(fault, Mistake::LineEnds | Mistake::FinalNewline)
 }
 
 /// The first line (0-based) where `a` and `b` differ, counting a line one file lacks.
@@ -42,13 +44,16 @@ pub(super) fn primary(diagnosis: &Diagnosis) -> Option<&Found> {
 }
 
 /// The difference the catalogue explains, or `None` when its faults do not account
-/// for the first line that differs (then the plain rules explain it).
+/// for the first line that differs (then the plain rules explain it). When other
+/// faults in the place of the one that shows first write the same bytes, it names none
+/// of them and `candidates` gets them all (see [`ambiguity`]).
 pub(super) fn difference(
     diagnosis: &Diagnosis,
     expected: &[u8],
     want: &Lines,
     got: &Lines,
     notes: &mut Vec<String>,
+    candidates: &mut Vec<Candidate>,
 ) -> Option<Difference> {
     let found = primary(diagnosis)?;
     let fault = found.fault;
@@ -69,6 +74,28 @@ pub(super) fn difference(
         // A guess is never given as the cause (see `honest`).
         return None;
     }
+    if !found.alike.is_empty() {
+        let at_line = |fault: Mistake| {
+            if shows_on_the_board(fault) {
+                first_any
+            } else {
+                first_difference(&reference.texts, &got.texts, LOG_START - 1).unwrap_or(first_any)
+            }
+        };
+        let (difference, alike) = ambiguity(
+            diagnosis,
+            found,
+            &reference,
+            got,
+            &at_line,
+            Ambient {
+                others: all.without(fault),
+                style,
+            },
+        );
+        *candidates = alike;
+        return Some(difference);
+    }
     let context = Context::new(&diagnosis.problem, &reference.texts, &got.texts, at);
     let (text, board) = context.explain(fault);
     if at >= LOG_START - 1 && first_any < 8 && diagnosis.found.len() == 1 {
@@ -82,10 +109,154 @@ pub(super) fn difference(
         expected: reference.texts.get(at).cloned(),
         actual: got.texts.get(at).cloned(),
         node: context.path_text(),
-        mistake: Some(Mistake::of(fault)),
+        mistake: Some(fault),
         explanation: format!("{} {}", certainty(diagnosis, found), capitalized(&text)),
         board,
     })
+}
+
+/// What the faults found besides the one explained are, and the byte form written.
+struct Ambient {
+    others: mutants::Faults,
+    style: crate::format::Style,
+}
+
+/// When other faults in the place of `found` (the one that shows first) write the
+/// student's file byte for byte: the difference names none of them as the cause, and
+/// the candidates are all of them, most likely first (those whose kind the file's text
+/// shows at its first differing line, then in the catalogue's order), each with what
+/// it does here.
+fn ambiguity(
+    diagnosis: &Diagnosis,
+    found: &Found,
+    reference: &Lines,
+    got: &Lines,
+    at: &dyn Fn(Mistake) -> usize,
+    ambient: Ambient,
+) -> (Difference, Vec<Candidate>) {
+    let problem = &diagnosis.problem;
+    let root = Position::root(problem);
+    let read = super::content_difference(&reference.texts, &got.texts, Some(root), &mut Vec::new())
+        .mistake;
+    let mut alike: Vec<Mistake> = std::iter::once(found.fault)
+        .chain(found.alike.iter().copied())
+        .collect();
+    alike.sort_by_key(|f| Some(f.kind()) != read);
+    let want = reference;
+    let candidates: Vec<Candidate> = alike
+        .iter()
+        .map(|&fault| {
+            let (text, _) =
+                Context::new(problem, &want.texts, &got.texts, at(fault)).explain(fault);
+            let reads = if Some(fault.kind()) == read {
+                "; the first line that differs also reads as this mistake without the input"
+            } else {
+                ""
+            };
+            Candidate {
+                mistake: fault,
+                from_catalogue: true,
+                evidence: format!(
+                    "a program with this mistake ({fault}) writes your file byte for \
+                     byte{reads}. If it is this one: {}",
+                    capitalized(&text)
+                ),
+            }
+        })
+        .collect();
+    let line = at(alike[0]);
+    let context = Context::new(problem, &want.texts, &got.texts, line);
+    let (_, board) = context.explain(alike[0]);
+    let names: Vec<String> = alike
+        .iter()
+        .map(|f| format!("{} ({f})", f.label()))
+        .collect();
+    let explanation = format!(
+        "Ambiguous: {} mistakes of the catalogue each write your file byte for byte{}, so \
+         this case cannot tell which one your program has: {}. {}",
+        alike.len(),
+        if diagnosis.found.len() > 1 {
+            " with the other mistakes found (see `check --all`)"
+        } else {
+            ""
+        },
+        names.join(", "),
+        telling_cases(problem, &ambient, &alike)
+    );
+    (
+        Difference {
+            line: Some(line + 1),
+            expected: want.texts.get(line).cloned(),
+            actual: got.texts.get(line).cloned(),
+            node: context.path_text(),
+            mistake: None,
+            explanation,
+            board,
+        },
+        candidates,
+    )
+}
+
+/// The cut-off depths tried, beside the case's own, for a case that tells mistakes
+/// apart: the same board and player one or two plies deeper, or one shallower.
+fn nearby_depths(depth: u32) -> Vec<u32> {
+    let mut depths = vec![depth + 1, depth + 2];
+    if depth > 1 {
+        depths.push(depth - 1);
+    }
+    depths
+}
+
+/// Which input tells the most likely of `alike` (the first) from each of the others:
+/// the same board at another cut-off depth, where their programs write different
+/// files, or that none of those does.
+fn telling_cases(problem: &Problem, ambient: &Ambient, alike: &[Mistake]) -> String {
+    const LIMIT: usize = 20_000;
+    let write = |depth: u32, fault: Mistake| {
+        let at = Problem {
+            depth,
+            ..problem.clone()
+        };
+        mutants::write(&at, ambient.style, ambient.others.with(fault), LIMIT)
+    };
+    let first = alike[0];
+    let mut told = Vec::new();
+    let mut untold = Vec::new();
+    for &other in &alike[1..] {
+        let depth = nearby_depths(problem.depth).into_iter().find(|&depth| {
+            match (write(depth, first), write(depth, other)) {
+                (Some(a), Some(b)) => a != b,
+                _ => false,
+            }
+        });
+        match depth {
+            Some(depth) => told.push(format!("at cut-off depth {depth}, {first} and {other}")),
+            None => untold.push(other.to_string()),
+        }
+    }
+    let mut text = String::new();
+    if !told.is_empty() {
+        text += &format!(
+            "To tell them apart, run your program on the same input with another cut-off \
+             depth: {} write different files.",
+            told.join("; ")
+        );
+    }
+    if !untold.is_empty() {
+        let mut depths: Vec<String> = nearby_depths(problem.depth)
+            .iter()
+            .map(u32::to_string)
+            .collect();
+        let last = depths.pop().unwrap_or_default();
+        text += &format!(
+            "{}The same board at cut-off depth {} or {last} does not tell {first} from {} \
+             either: read your code against each one's description below.",
+            if text.is_empty() { "" } else { " " },
+            depths.join(", "),
+            untold.join(" or ")
+        );
+    }
+    text
 }
 
 /// How sure the label is, in words.
@@ -95,31 +266,21 @@ fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
             .found
             .iter()
             .filter(|f| f.fault != found.fault)
-            .map(|f| format!("{} ({})", Mistake::of(f.fault).label(), f.fault))
+            .map(|f| format!("{} ({})", f.fault.label(), f.fault))
             .collect();
         labels.join(", ")
     };
     match (
         diagnosis.exact,
         diagnosis.found.len(),
-        diagnosis.same_bytes.as_slice(),
+        found.alike.as_slice(),
     ) {
         (true, 1, []) => format!(
             "Certain: a program with this one mistake ({}) writes your file byte for byte.",
             found.fault
         ),
-        (true, 1, same) => {
-            let labels: Vec<String> = same
-                .iter()
-                .map(|&f| format!("{} ({f})", Mistake::of(f).label()))
-                .collect();
-            format!(
-                "Your file is byte for byte what a program with this mistake ({}) writes; on \
-                 this case a program with {} writes the very same bytes, so the mistake may \
-                 be that one instead.",
-                found.fault,
-                labels.join(" or ")
-            )
+        (false, ..) | (true, 1, [_, ..]) => {
+            unreachable!("only an exact diagnosis of one program is told as the cause")
         }
         (true, n, _) => format!(
             "Certain: a program with these {n} mistakes writes your file byte for byte; this \
@@ -127,30 +288,39 @@ fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
             found.fault,
             others()
         ),
-        (false, ..) => unreachable!("only an exact diagnosis is told as the cause"),
     }
 }
 
-/// Every mistake the catalogue found, for `check --all`.
+/// Every mistake the catalogue found, for `check --all`; when several programs of one
+/// mistake each write the file, each of them, said to be one of several.
 pub(super) fn listing(diagnosis: &Diagnosis) -> Vec<Listed> {
     let mut listed: Vec<Listed> = diagnosis
         .found
         .iter()
-        .map(|f| {
-            let mistake = Mistake::of(f.fault);
-            Listed {
-                mistake: Some(mistake),
-                fault: Some(f.fault),
-                line: Some(f.first_line),
-                lines: Some(f.lines),
-                summary: mistake.label().into(),
-            }
+        .flat_map(|f| {
+            let alike = f.alike.len() + 1;
+            std::iter::once(f.fault)
+                .chain(f.alike.iter().copied())
+                .map(move |mistake| Listed {
+                    mistake: Some(mistake),
+                    from_catalogue: true,
+                    line: Some(f.first_line),
+                    lines: Some(f.lines),
+                    summary: if alike > 1 {
+                        format!(
+                            "{} (one of {alike} that each write this file)",
+                            mistake.label()
+                        )
+                    } else {
+                        mistake.label().into()
+                    },
+                })
         })
         .collect();
     if diagnosis.unexplained > 0 {
         listed.push(Listed {
             mistake: None,
-            fault: None,
+            from_catalogue: false,
             line: diagnosis.unexplained_from,
             lines: Some(diagnosis.unexplained),
             summary: "not explained by any known mistake".into(),
@@ -354,7 +524,7 @@ impl<'a> Context<'a> {
     }
 
     /// What the fault does here, and the board to show.
-    fn explain(&self, fault: Fault) -> (String, Option<BoardView>) {
+    fn explain(&self, fault: Mistake) -> (String, Option<BoardView>) {
         let (e, a) = self.entries();
         let name = self.node_name();
         let parent = self.parent_text();
@@ -367,14 +537,14 @@ impl<'a> Context<'a> {
             "beta"
         };
         let text = match fault {
-            Fault::InputCr => format!(
+            Mistake::InputCr => format!(
                 "your program reads input.txt with its line ends: the player line is \
                  \"{}\\r\", which matches no disc, and every board row is 9 characters, the \
                  9th a CR (your board lines end in \\r). So it finds no move for either side \
                  and passes. Strip '\\r' (or all whitespace) from every line you read",
                 self.player()
             ),
-            Fault::OneDirectionFlips => match self.multi_direction_move() {
+            Mistake::OneDirectionFlips => match self.multi_direction_move() {
                 Some((square, at, directions)) => format!(
                     "{square} at {at} brackets discs in {} directions ({}) and turns them \
                      all; your program turns only one direction's discs (each direction's \
@@ -387,56 +557,56 @@ impl<'a> Context<'a> {
                          keeps only one direction's flips, so the boards below differ"
                     .into(),
             },
-            Fault::DuplicateMoves => format!(
+            Mistake::DuplicateMoves => format!(
                 "your log visits {} a second time under {parent}: that move brackets discs in \
                  more than one direction, and your program lists it once per direction. A \
                  node has one child per legal move",
                 a.map_or("a move", |a| a.name)
             ),
-            Fault::SkipsA1 => format!(
+            Mistake::SkipsA1 => format!(
                 "a1 is a legal move at {parent} and comes first in positional order; your \
                  program never tries a1 (a loop over cells that starts at 1, or stops before \
                  0)"
             ),
-            Fault::SkipsColumnA => format!(
+            Mistake::SkipsColumnA => format!(
                 "{name} is a legal move at {parent}; your program never tries a move in column \
                  a (a column loop that starts at 1)"
             ),
-            Fault::ColumnANamedRoot => format!(
+            Mistake::ColumnANamedRoot => format!(
                 "{name} is printed as `root`: a node is named by its cell, column letter then \
                  row (a1 to h8), and only the root is `root`"
             ),
-            Fault::Row1NulNames => format!(
+            Mistake::Row1NulNames => format!(
                 "the name of {name} is written with a NUL byte where the row digit goes: \
                  row 1 is the character '1' (write '0' + row + 1, not row)"
             ),
-            Fault::StrictPruning => format!(
+            Mistake::StrictPruning => format!(
                 "{cutoff}, so it prunes: equality prunes too (v >= beta at MAX, v <= alpha at \
                  MIN), printing alpha and beta unchanged. Your program prunes only on a strict \
                  inequality (v > beta, v < alpha), so it updates {bound} and goes on"
             ),
-            Fault::UpdateBeforeCutoff => format!(
+            Mistake::UpdateBeforeCutoff => format!(
                 "{cutoff}, so it prunes: it prints its value with alpha and beta UNCHANGED and \
                  returns; your line updates {bound} before the test, as the handout's example \
                  wrongly shows"
             ),
-            Fault::NoPruning => format!(
+            Mistake::NoPruning => format!(
                 "{cutoff}, so it prunes and returns at once; your program never prunes: it \
                  updates {bound} and visits every child (minimax with alpha and beta printed)"
             ),
-            Fault::NoLineAtCutoff => format!(
+            Mistake::NoLineAtCutoff => format!(
                 "the line after {name}'s cut-off is missing: {cutoff}, so it prunes, and it \
                  still prints its value with alpha and beta unchanged before it returns; your \
                  program returns without printing that line"
             ),
-            Fault::FailHard => format!(
+            Mistake::FailHard => format!(
                 "{name} ({}) prints v, the best value of its children so far (-Infinity at \
                  MAX and Infinity at MIN before the first child); alpha and beta have their \
                  own columns. Your program prints max(alpha, v) at MAX and min(beta, v) at \
                  MIN (fail-hard): expected value {ev}, found {av}",
                 e.map_or("?", kind)
             ),
-            Fault::NoPassNode => format!(
+            Mistake::NoPassNode => format!(
                 "the side to move at {} has no legal move, so it gets exactly one child, \
                  `pass` (same board, other player, one ply deeper); only a pass that follows \
                  a pass ends the game. Your program makes it a leaf instead",
@@ -446,30 +616,30 @@ impl<'a> Context<'a> {
                     log::path_text(&self.path())
                 }
             ),
-            Fault::PassCostsNoDepth => format!(
+            Mistake::PassCostsNoDepth => format!(
                 "a pass uses up a ply like a move: a pass is one deeper than its parent and \
                  the cut-off depth counts it; your program gives the pass its parent's depth \
                  and so searches one ply deeper below it (expected {}, found {})",
                 e.map_or(String::new(), |e| format!("{},{}", e.name, show(e.depth))),
                 a.map_or(String::new(), |a| format!("{},{}", a.name, show(a.depth)))
             ),
-            Fault::GameEndsLate => format!(
+            Mistake::GameEndsLate => format!(
                 "{}; your program goes on with a third pass",
                 self.end_rule_text()
             ),
-            Fault::GameEndsEarly => format!(
+            Mistake::GameEndsEarly => format!(
                 "a node reached by a pass whose side to move cannot move either still gets \
                  its own `pass` child; {}. Your program ends the game one node early, \
                  without the second pass",
                 self.end_rule_text()
             ),
-            Fault::OlderEndRule => "this case follows the revised Spring 2017 rule: only two \
+            Mistake::OlderEndRule => "this case follows the revised Spring 2017 rule: only two \
                  passes in a row end the game, and full boards, a colour with no discs and \
                  passes that are not consecutive lead to `pass` nodes like any blocked side. \
                  Your program applies the first samples' rule (a full board, a colour gone or \
                  a second pass anywhere on the path ends the game)"
                 .into(),
-            Fault::NewerEndRule => format!(
+            Mistake::NewerEndRule => format!(
                 "this case follows the {} rule: the game also ends on a full board, when one \
                  colour has no discs, or at the second pass on the path. Your program applies \
                  the revised Spring 2017 rule (only two passes in a row end it)",
@@ -479,82 +649,95 @@ impl<'a> Context<'a> {
                     "first Spring 2017 samples'"
                 }
             ),
-            Fault::PassTestOnParent => format!(
+            Mistake::PassTestOnParent => format!(
                 "{name} was reached by a move, not a pass, so it does not end the game: its \
                  side has no legal move and it gets exactly one child, `pass`. Your program \
                  makes it a leaf because its parent is a pass: the end-of-game test reads \
                  the parent's name instead of the node's own"
             ),
-            Fault::StalePassFlag => format!(
+            Mistake::StalePassFlag => format!(
                 "{name} follows a move, not a pass, so it does not end the game; your program \
                  makes a pass a leaf as if it followed another pass: a \"passed\" flag set by \
                  an earlier pass elsewhere in the tree is never reset when the search backs \
                  up. Keep the pass state per node (a parameter), not in a global"
             ),
-            Fault::ExpandsAtCutoffDepth => format!(
+            Mistake::ExpandsAtCutoffDepth => format!(
                 "{name} is at depth {depth}, the cut-off depth D, so it is a leaf printed once \
                  with E(s); your program expands it: its leaf test is depth > D instead of \
                  depth == D"
             ),
-            Fault::DepthFromOne => "the root is at depth 0 and its children at depth 1; your \
+            Mistake::DepthFromOne => "the root is at depth 0 and its children at depth 1; your \
                  depths count the root as 1, so every depth is one more and the search stops \
                  one ply early"
                 .into(),
-            Fault::WrongRootPlayer => format!(
+            Mistake::WrongRootPlayer => format!(
                 "E(s) is counted for the player named on the input, {}, who is MAX (X or O \
                  alike); your values are counted for the other player: expected {ev}, found \
                  {av}",
                 self.player()
             ),
-            Fault::RootAsMin => format!(
+            Mistake::RootAsMin => format!(
                 "the root is a MAX node (the player named on the input, {}, moves and is \
                  MAX): it starts at -Infinity and takes the largest value; your root is \
                  searched as MIN",
                 self.player()
             ),
-            Fault::LeavesFromSideToMove => format!(
+            Mistake::LeavesFromSideToMove => format!(
                 "a leaf's value is E(s) for the root player at every leaf, where MIN is to \
                  move too; your program counts it for the side to move at the leaf, which \
                  negates it at MIN's leaves: expected {ev}, found {av}"
             ),
-            Fault::ColumnMajorOrder => "children come in positional order, upper rows first \
+            Mistake::ColumnMajorOrder => "children come in positional order, upper rows first \
                  and left first within a row (a1, b1, ..., h1, a2, ...); your program takes \
                  the moves column by column (a1, a2, ..., a8, b1, ...)"
                 .into(),
-            Fault::LastTiedMove
-            | Fault::BoardAfterPass
-            | Fault::BoardByStaticValue
-            | Fault::FirstMoveBoard => self.board_text(fault),
-            Fault::FloatValues => "values are whole numbers or Infinity/-Infinity: print `0`, \
+            Mistake::LastTiedMove
+            | Mistake::BoardAfterPass
+            | Mistake::BoardByStaticValue
+            | Mistake::FirstMoveBoard => self.board_text(fault),
+            Mistake::FloatValues => "values are whole numbers or Infinity/-Infinity: print `0`, \
                  not `0.0` (the handout's `c5,2,0.0` is a typo)"
                 .into(),
-            Fault::InfSpelling => "infinities print as the words `Infinity` and \
+            Mistake::InfSpelling => "infinities print as the words `Infinity` and \
                  `-Infinity`; your file prints `inf` and `-inf` (Python's str of \
                  float('inf'))"
                 .into(),
-            Fault::SpacedBoard => "a board row is its 8 cells with nothing between them \
+            Mistake::SpacedBoard => "a board row is its 8 cells with nothing between them \
                  (`***XX***`); your rows put spaces between the cells"
                 .into(),
-            Fault::MissingHeader => format!(
+            Mistake::MissingHeader => format!(
                 "the 9th line is the log's header, exactly `{}`; your file goes from the \
                  board straight to the log",
                 self.reference.get(LOG_START - 1).map_or("", String::as_str)
             ),
-            Fault::MissingBoard => "the file starts with the next board's 8 lines, then the \
+            Mistake::MissingBoard => "the file starts with the next board's 8 lines, then the \
                  log's header; your file starts with the header"
                 .into(),
-            Fault::LineEnds | Fault::FinalNewline => "the lines are joined by CRLF with no \
+            Mistake::LineEnds | Mistake::FinalNewline => "the lines are joined by CRLF with no \
                  line end after the last one"
                 .into(),
+            Mistake::ByteOrderMark
+            | Mistake::TrailingWhitespace
+            | Mistake::ExtraPass
+            | Mistake::PrunedTooEarly
+            | Mistake::PrunedTooLate
+            | Mistake::CutoffDepth
+            | Mistake::MoveOrder
+            | Mistake::MisnamedNodes
+            | Mistake::WrongBoard
+            | Mistake::IllegalMove
+            | Mistake::MissingLines
+            // (the catalogue finds only the mistakes it simulates)
+            | Mistake::ExtraLines => fault.label().into(),
         };
         let board = match fault {
-            Fault::InputCr | Fault::OlderEndRule | Fault::NewerEndRule
+            Mistake::InputCr | Mistake::OlderEndRule | Mistake::NewerEndRule
                 if self.at < LOG_START - 1 =>
             {
                 Some(self.root_board())
             }
-            Fault::MissingBoard | Fault::MissingHeader | Fault::DepthFromOne => None,
-            Fault::SpacedBoard | Fault::InfSpelling | Fault::FloatValues => None,
+            Mistake::MissingBoard | Mistake::MissingHeader | Mistake::DepthFromOne => None,
+            Mistake::SpacedBoard | Mistake::InfSpelling | Mistake::FloatValues => None,
             _ if self.at < LOG_START - 1 => self.next_boards(),
             _ => self.node_board(),
         };
@@ -571,14 +754,14 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn board_text(&self, fault: Fault) -> String {
+    fn board_text(&self, fault: Mistake) -> String {
         let plain = board_difference(self.reference, self.actual).explanation;
         let first = match fault {
-            Fault::LastTiedMove => return plain,
-            Fault::BoardAfterPass => "your board is not the input board but a position from \
+            Mistake::LastTiedMove => return plain,
+            Mistake::BoardAfterPass => "your board is not the input board but a position from \
                  below the pass, after the opponent's best reply, as if the root had moved"
                 .to_string(),
-            Fault::BoardByStaticValue => "the next board follows the root's first child with \
+            Mistake::BoardByStaticValue => "the next board follows the root's first child with \
                  the best value backed up by the search; your program picks the child whose \
                  own static value E(s) equals the root's value"
                 .to_string(),

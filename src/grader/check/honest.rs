@@ -10,15 +10,16 @@ use super::align::{Alignment, Change};
 use super::{Difference, Mistake};
 use crate::grader::diagnose::Diagnosis;
 use crate::grader::log::{Entry, LOG_START};
-use crate::grader::mutants::Fault;
 
 /// A possible cause of a difference that no program of the catalogue reproduces.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Candidate {
     /// The mistake it would be.
     pub mistake: Mistake,
-    /// The catalogue's fault, when one comes near the file.
-    pub fault: Option<Fault>,
+    /// A program of the catalogue with this mistake comes near the file (the evidence
+    /// says how near); false when the candidate is read from how the first differing
+    /// line looks.
+    pub from_catalogue: bool,
     /// What speaks for it.
     pub evidence: String,
 }
@@ -105,7 +106,7 @@ fn told_by_text(mistake: Mistake) -> bool {
             | Mistake::ByteOrderMark
             | Mistake::TrailingWhitespace
             | Mistake::FloatValues
-            | Mistake::InfinitySpelling
+            | Mistake::InfSpelling
             | Mistake::SpacedBoard
             | Mistake::MissingHeader
             | Mistake::MissingBoard
@@ -148,8 +149,8 @@ pub(super) fn settle(
     // whose content differs; `check --all` lists it)
     for f in found.iter().filter(|f| !f.fault.rewrites_text_only()) {
         candidates.push(Candidate {
-            mistake: Mistake::of(f.fault),
-            fault: Some(f.fault),
+            mistake: f.fault,
+            from_catalogue: true,
             evidence: format!(
                 "a program with this mistake ({}) comes nearest your file: it accounts for \
                  {} of the {} lines that differ, from line {}, but does not write your file",
@@ -161,7 +162,7 @@ pub(super) fn settle(
         if !candidates.iter().any(|c| c.mistake == mistake) {
             candidates.push(Candidate {
                 mistake,
-                fault: None,
+                from_catalogue: false,
                 evidence: format!(
                     "how the first line that differs looks: {}",
                     difference.explanation
@@ -172,7 +173,7 @@ pub(super) fn settle(
     const NOT_EXPLAINED: &str = "Not explained: no program of the catalogue of known \
                                  mistakes writes your file, so this says what differs, not \
                                  why.";
-    if candidates.iter().any(|c| c.fault.is_none()) {
+    if candidates.iter().any(|c| !c.from_catalogue) {
         let changes = tree_changes(want, got);
         let first = changes.first().map_or(String::new(), |c| {
             format!(" The first difference in search order: {}.", c.text())

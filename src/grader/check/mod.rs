@@ -6,7 +6,6 @@ use serde::Serialize;
 mod align;
 mod catalogue;
 mod honest;
-mod mistake;
 mod plain;
 mod report;
 mod text;
@@ -17,11 +16,10 @@ use text::{byte_form, byte_order_mark, is_other_end, only_inf_spellings, Lines};
 
 pub use align::Change;
 pub use honest::{Candidate, TreeChange};
-pub use mistake::Mistake;
 
 use super::diagnose::{diagnose, NoDiagnosis};
 use super::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
-use super::mutants::Fault;
+pub use super::mistake::Mistake;
 use super::printable::printable as escaped;
 use super::replay::{grid_pair, square_of, Position};
 use crate::board::{Board, Square, Squares};
@@ -42,8 +40,9 @@ pub struct BoardView {
 pub struct Listed {
     /// The mistake, when it has a name.
     pub mistake: Option<Mistake>,
-    /// The catalogue's fault behind it, when the input told.
-    pub fault: Option<Fault>,
+    /// Found by running the catalogue on the input: a program of the catalogue with
+    /// this mistake (and the others so found) writes the lines it accounts for.
+    pub from_catalogue: bool,
     /// The first line (1-based) it changes; none for the byte form of the file.
     pub line: Option<usize>,
     /// Lines of the file it accounts for (inserted, deleted or changed to undo it);
@@ -90,9 +89,13 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Every distinct mistake in the file, by first line (`check --all`).
     pub mistakes: Vec<Listed>,
-    /// When the input was given and no program of the catalogue writes the file:
-    /// the possible causes, most likely first, each with its evidence.
+    /// When the input was given and no program of the catalogue writes the file, or
+    /// several do ([`Report::ambiguous`]): the possible causes, most likely first,
+    /// each with its evidence.
     pub candidates: Vec<Candidate>,
+    /// Several programs of the catalogue, each with one mistake, write the file byte
+    /// for byte: the candidates are they, and none is named as the cause.
+    pub ambiguous: bool,
     /// When the difference is not explained: what differs, node by node, in search
     /// order.
     pub aligned: Vec<TreeChange>,
@@ -125,6 +128,7 @@ pub fn check_with_input(
     let mut notes = Vec::new();
     let mut mistakes = Vec::new();
     let mut candidates = Vec::new();
+    let mut ambiguous = false;
     let difference = if identical {
         None
     } else if got.texts.is_empty() {
@@ -144,7 +148,16 @@ pub fn check_with_input(
         let from_catalogue = match &diagnosis {
             Some(Ok(diagnosis)) => {
                 mistakes = catalogue::listing(diagnosis);
-                catalogue::difference(diagnosis, expected, &want, &got, &mut notes)
+                let explained = catalogue::difference(
+                    diagnosis,
+                    expected,
+                    &want,
+                    &got,
+                    &mut notes,
+                    &mut candidates,
+                );
+                ambiguous = !candidates.is_empty();
+                explained
             }
             Some(Err(NoDiagnosis::InputDoesNotFit)) => {
                 notes.push(
@@ -203,6 +216,7 @@ pub fn check_with_input(
         notes,
         mistakes,
         candidates,
+        ambiguous,
         aligned,
     }
 }
@@ -217,7 +231,7 @@ fn plain_listing(
 ) -> Vec<Listed> {
     let mut listed = vec![Listed {
         mistake: difference.mistake,
-        fault: None,
+        from_catalogue: false,
         line: difference.line,
         lines: None,
         summary: difference
@@ -230,7 +244,7 @@ fn plain_listing(
         if difference.mistake != Some(mistake) && lines > 0 {
             listed.push(Listed {
                 mistake: Some(mistake),
-                fault: None,
+                from_catalogue: false,
                 line,
                 lines: Some(lines),
                 summary: mistake.label().into(),
@@ -258,7 +272,7 @@ fn plain_listing(
         .collect();
     add(
         if only_inf_spellings(&got.texts) {
-            Mistake::InfinitySpelling
+            Mistake::InfSpelling
         } else {
             Mistake::FloatValues
         },
@@ -268,7 +282,7 @@ fn plain_listing(
     if !had_input {
         listed.push(Listed {
             mistake: None,
-            fault: None,
+            from_catalogue: false,
             line: None,
             lines: None,
             summary: "give the case's input (--input) to list every mistake of the file".into(),
@@ -319,7 +333,7 @@ fn content_difference(
         };
         if line.ends_with('\r') {
             return plain(
-                Mistake::InputCarriageReturn,
+                Mistake::InputCr,
                 "your board line ends with a CR (\\r) before its line end: the rows were read \
                  from input.txt with their CR and written back, so your program most likely \
                  also read the player as \"X\\r\" or \"O\\r\", which matches no disc. Strip \

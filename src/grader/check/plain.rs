@@ -59,7 +59,7 @@ pub(super) fn explain_log_line(
             .all(|(text, float)| float.is_none() || matches!(*text, "inf" | "-inf"));
     if inf_only {
         return (
-            Some(Mistake::InfinitySpelling),
+            Some(Mistake::InfSpelling),
             "infinities print as the words `Infinity` and `-Infinity`; your line prints `inf` \
              or `-inf` (Python's str of float('inf'))"
                 .into(),
@@ -110,7 +110,7 @@ pub(super) fn explain_log_line(
     if e.name == "pass" && a.name != "pass" {
         let parent = path.len().checked_sub(2).map_or("the parent", |i| path[i]);
         return (
-            Some(Mistake::MissingPass),
+            Some(Mistake::NoPassNode),
             format!(
                 "the side to move at {parent} has no legal move, so {parent} has exactly one \
                  child, `pass` (same board, other player, one ply deeper); your log has {} \
@@ -278,7 +278,7 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
     };
     if child_is_pass(exp) && !child_is_pass(act) {
         return (
-            Some(Mistake::MissingPass),
+            Some(Mistake::NoPassNode),
             format!(
                 "the side to move at {name} has no legal move, so {name} has exactly one \
                  child, `pass` (same board, other player, one ply deeper); only a pass that \
@@ -409,7 +409,7 @@ fn explain_same_node(exp: &[Entry], act: &[Entry], j: usize) -> (Option<Mistake>
                 );
             }
             return (
-                Some(Mistake::UpdatedAtCutoff),
+                Some(Mistake::UpdateBeforeCutoff),
                 format!(
                     "{}, so it prunes: it prints its value with alpha and beta UNCHANGED \
                      ({}, {}) and returns; your line updates {} first, as the handout's \

@@ -86,7 +86,11 @@ impl fmt::Display for Report {
             }
         }
         if !self.candidates.is_empty() {
-            writeln!(f, "  candidate causes, most likely first:")?;
+            if self.ambiguous {
+                writeln!(f, "  each of these writes your file, most likely first:")?;
+            } else {
+                writeln!(f, "  candidate causes, most likely first:")?;
+            }
             for (i, candidate) in self.candidates.iter().enumerate() {
                 write_wrapped(
                     f,
@@ -124,7 +128,10 @@ impl Report {
                 Some(n) => format!("{n} lines"),
                 None => String::new(),
             };
-            let fault = listed.fault.map_or(String::new(), |f| format!(" [{f}]"));
+            let fault = match (listed.from_catalogue, listed.mistake) {
+                (true, Some(mistake)) => format!(" [{mistake}]"),
+                _ => String::new(),
+            };
             text += &format!("  {line:<11} {lines:>11}  {}{fault}\n", listed.summary);
         }
         text

@@ -124,10 +124,11 @@ pub(super) fn byte_order_mark(
         }),
         notes,
         candidates: after.candidates,
+        ambiguous: after.ambiguous,
         aligned: after.aligned,
         mistakes: vec![Listed {
             mistake: Some(Mistake::ByteOrderMark),
-            fault: None,
+            from_catalogue: false,
             line: Some(1),
             lines: Some(1),
             summary: Mistake::ByteOrderMark.label().into(),

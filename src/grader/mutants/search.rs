@@ -1,13 +1,14 @@
 //! The mutant solver's search and its writing of `output.txt`: AIMA's alpha-beta as
-//! the handout gives it, with every fault of [`super::Fault`] an `if` where a program
+//! the handout gives it, with every fault of [`super::Mistake`] an `if` where a program
 //! goes wrong.
 
 use super::grid::{Cell, Grid, Rules, EMPTY, NOBODY};
-use super::{Fault, Faults};
+use super::Faults;
 use crate::course_search::{LeafRule, INFINITY};
 use crate::format::cs561::{Problem, Task};
 use crate::format::{LineEnd, Style};
 use crate::grader::log::{ALPHA_BETA_HEADER, MINIMAX_HEADER};
+use crate::grader::mistake::Mistake;
 
 /// What a node is called in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,7 +92,7 @@ impl Searcher<'_> {
         if self.lines.len() >= self.max_lines {
             return Err(Stopped);
         }
-        let depth = depth + u32::from(self.faults.has(Fault::DepthFromOne));
+        let depth = depth + u32::from(self.faults.has(Mistake::DepthFromOne));
         let line = Line {
             name,
             depth,
@@ -111,10 +112,10 @@ impl Searcher<'_> {
     /// E at a leaf where `max` tells whether MAX is to move.
     fn evaluate(&self, grid: &Grid, max: bool) -> i32 {
         let mut value = grid.score(self.max_symbol, self.min_symbol);
-        if self.faults.has(Fault::WrongRootPlayer) {
+        if self.faults.has(Mistake::WrongRootPlayer) {
             value = -value;
         }
-        if self.faults.has(Fault::LeavesFromSideToMove) && !max {
+        if self.faults.has(Mistake::LeavesFromSideToMove) && !max {
             value = -value;
         }
         value
@@ -129,8 +130,8 @@ impl Searcher<'_> {
         me: u8,
         them: u8,
     ) -> bool {
-        let printed = depth + u32::from(self.faults.has(Fault::DepthFromOne));
-        let at_cutoff = if self.faults.has(Fault::ExpandsAtCutoffDepth) {
+        let printed = depth + u32::from(self.faults.has(Mistake::DepthFromOne));
+        let at_cutoff = if self.faults.has(Mistake::ExpandsAtCutoffDepth) {
             printed > self.cutoff_depth
         } else {
             printed >= self.cutoff_depth
@@ -138,12 +139,12 @@ impl Searcher<'_> {
         if at_cutoff {
             return true;
         }
-        let passes_to_end = if self.faults.has(Fault::GameEndsLate) {
+        let passes_to_end = if self.faults.has(Mistake::GameEndsLate) {
             3
         } else {
             2
         };
-        let ended_by_passes = if self.faults.has(Fault::StalePassFlag) {
+        let ended_by_passes = if self.faults.has(Mistake::StalePassFlag) {
             name == Name::Pass && passes.after_any_pass
         } else {
             match self.leaf_rule {
@@ -153,10 +154,10 @@ impl Searcher<'_> {
         };
         let game_over = self.leaf_rule == LeafRule::GameOverOrSecondPass
             && (grid.count(me) == 0 || grid.count(them) == 0 || grid.count(EMPTY) == 0);
-        let seen_early = self.faults.has(Fault::GameEndsEarly)
+        let seen_early = self.faults.has(Mistake::GameEndsEarly)
             && passes.consecutive >= 1
             && grid.moves(me, them, self.rules).is_empty();
-        let parent_test = self.faults.has(Fault::PassTestOnParent)
+        let parent_test = self.faults.has(Mistake::PassTestOnParent)
             && passes.parent_passed
             && grid.moves(me, them, self.rules).is_empty();
         ended_by_passes || game_over || seen_early || parent_test
@@ -176,13 +177,13 @@ impl Searcher<'_> {
         record: Record,
     ) -> Result<i32, Stopped> {
         let moves = grid.moves(me, them, self.rules);
-        let blocked_leaf = moves.is_empty() && self.faults.has(Fault::NoPassNode);
+        let blocked_leaf = moves.is_empty() && self.faults.has(Mistake::NoPassNode);
         if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
             let value = self.evaluate(grid, max);
             self.print(name, depth, value, alpha, beta)?;
             return Ok(value);
         }
-        let fail_hard = self.faults.has(Fault::FailHard);
+        let fail_hard = self.faults.has(Mistake::FailHard);
         let shown = |v: i32, alpha: i32, beta: i32| match (fail_hard, max) {
             (false, _) => v,
             (true, true) => v.max(alpha),
@@ -218,7 +219,7 @@ impl Searcher<'_> {
                 }
             };
             let child_depth =
-                if child_name == Name::Pass && self.faults.has(Fault::PassCostsNoDepth) {
+                if child_name == Name::Pass && self.faults.has(Mistake::PassCostsNoDepth) {
                     depth
                 } else {
                     depth + 1
@@ -245,7 +246,7 @@ impl Searcher<'_> {
                 v = child_value;
             }
             if self.pruning {
-                let update_first = self.faults.has(Fault::UpdateBeforeCutoff);
+                let update_first = self.faults.has(Mistake::UpdateBeforeCutoff);
                 let update = |alpha: &mut i32, beta: &mut i32| {
                     if max {
                         *alpha = (*alpha).max(v);
@@ -256,16 +257,16 @@ impl Searcher<'_> {
                 if update_first {
                     update(&mut alpha, &mut beta);
                 }
-                let strict = self.faults.has(Fault::StrictPruning);
+                let strict = self.faults.has(Mistake::StrictPruning);
                 let cut = match (max, strict) {
                     (true, false) => v >= beta,
                     (true, true) => v > beta,
                     (false, false) => v <= alpha,
                     (false, true) => v < alpha,
                 };
-                if cut && !self.faults.has(Fault::NoPruning) {
+                if cut && !self.faults.has(Mistake::NoPruning) {
                     let value = shown(v, alpha, beta);
-                    if !self.faults.has(Fault::NoLineAtCutoff) {
+                    if !self.faults.has(Mistake::NoLineAtCutoff) {
                         self.print(name, depth, value, alpha, beta)?;
                     }
                     return Ok(value);
@@ -325,17 +326,17 @@ pub(super) fn run(
         _ => (b'O', b'X'),
     };
     // A player read as "X\r" owns no cell; its opponent comes out as X either way.
-    let (me, them) = if faults.has(Fault::InputCr) {
+    let (me, them) = if faults.has(Mistake::InputCr) {
         (NOBODY, b'X')
     } else {
         (player, opponent)
     };
     let release_rule = problem.dialect.leaf_rule();
     let leaf_rule = match release_rule {
-        LeafRule::PassAfterPass if faults.has(Fault::OlderEndRule) => {
+        LeafRule::PassAfterPass if faults.has(Mistake::OlderEndRule) => {
             LeafRule::GameOverOrSecondPass
         }
-        LeafRule::GameOverOrSecondPass if faults.has(Fault::NewerEndRule) => {
+        LeafRule::GameOverOrSecondPass if faults.has(Mistake::NewerEndRule) => {
             LeafRule::PassAfterPass
         }
         rule => rule,
@@ -345,11 +346,11 @@ pub(super) fn run(
         task: problem.task,
         watch,
         rules: Rules {
-            column_major: faults.has(Fault::ColumnMajorOrder),
-            move_per_direction: faults.has(Fault::DuplicateMoves),
-            skip_a1: faults.has(Fault::SkipsA1),
-            skip_column_a: faults.has(Fault::SkipsColumnA),
-            last_direction_only: faults.has(Fault::OneDirectionFlips),
+            column_major: faults.has(Mistake::ColumnMajorOrder),
+            move_per_direction: faults.has(Mistake::DuplicateMoves),
+            skip_a1: faults.has(Mistake::SkipsA1),
+            skip_column_a: faults.has(Mistake::SkipsColumnA),
+            last_direction_only: faults.has(Mistake::OneDirectionFlips),
         },
         cutoff_depth: problem.depth,
         leaf_rule,
@@ -362,7 +363,7 @@ pub(super) fn run(
         root_children: Vec::new(),
         pass_children: Vec::new(),
     };
-    let root_max = !faults.has(Fault::RootAsMin);
+    let root_max = !faults.has(Mistake::RootAsMin);
     let root_value = searcher
         .visit(
             &grid,
@@ -379,22 +380,22 @@ pub(super) fn run(
     let root_passes = children
         .first()
         .is_some_and(|&(name, _, _)| name == Name::Pass);
-    let next = if faults.has(Fault::BoardAfterPass) && root_passes {
+    let next = if faults.has(Mistake::BoardAfterPass) && root_passes {
         best_child(&searcher.pass_children, !root_max, false)
-    } else if faults.has(Fault::BoardByStaticValue) {
+    } else if faults.has(Mistake::BoardByStaticValue) {
         children
             .iter()
             .find(|&&(name, _, child)| {
                 matches!(name, Name::Cell(_)) && searcher.evaluate(&child, !root_max) == root_value
             })
             .map(|&(_, _, child)| child)
-    } else if faults.has(Fault::FirstMoveBoard) {
+    } else if faults.has(Mistake::FirstMoveBoard) {
         children
             .iter()
             .find(|&&(name, _, _)| matches!(name, Name::Cell(_)))
             .map(|&(_, _, child)| child)
     } else {
-        best_child(children, root_max, faults.has(Fault::LastTiedMove))
+        best_child(children, root_max, faults.has(Mistake::LastTiedMove))
     };
     Some(render(
         problem,
@@ -410,11 +411,11 @@ fn name_text(name: Name, faults: Faults) -> Vec<u8> {
     match name {
         Name::Root => b"root".to_vec(),
         Name::Pass => b"pass".to_vec(),
-        Name::Cell(cell) if cell.col == 0 && faults.has(Fault::ColumnANamedRoot) => {
+        Name::Cell(cell) if cell.col == 0 && faults.has(Mistake::ColumnANamedRoot) => {
             b"root".to_vec()
         }
         Name::Cell(cell) => {
-            let digit = if cell.row == 0 && faults.has(Fault::Row1NulNames) {
+            let digit = if cell.row == 0 && faults.has(Mistake::Row1NulNames) {
                 0
             } else {
                 b'1' + cell.row as u8
@@ -426,13 +427,13 @@ fn name_text(name: Name, faults: Faults) -> Vec<u8> {
 
 /// A value as the program prints it.
 fn value_text(value: i32, faults: Faults) -> String {
-    let inf = faults.has(Fault::InfSpelling);
+    let inf = faults.has(Mistake::InfSpelling);
     match value {
         INFINITY if inf => "inf".into(),
         INFINITY => "Infinity".into(),
         v if v == -INFINITY && inf => "-inf".into(),
         v if v == -INFINITY => "-Infinity".into(),
-        v if faults.has(Fault::FloatValues) => format!("{v}.0"),
+        v if faults.has(Mistake::FloatValues) => format!("{v}.0"),
         v => v.to_string(),
     }
 }
@@ -457,16 +458,16 @@ fn line_text(line: &Line, faults: Faults, task: Task) -> Vec<u8> {
 /// The whole file: the next board `next`, the header and the log `lines`.
 fn render(problem: &Problem, style: Style, faults: Faults, next: &Grid, lines: &[Line]) -> Vec<u8> {
     let mut out: Vec<Vec<u8>> = Vec::new();
-    if !faults.has(Fault::MissingBoard) {
+    if !faults.has(Mistake::MissingBoard) {
         for row in &next.cells {
             let mut text = Vec::new();
             for (col, &cell) in row.iter().enumerate() {
-                if col > 0 && faults.has(Fault::SpacedBoard) {
+                if col > 0 && faults.has(Mistake::SpacedBoard) {
                     text.push(b' ');
                 }
                 text.push(cell);
             }
-            if faults.has(Fault::InputCr) {
+            if faults.has(Mistake::InputCr) {
                 text.push(b'\r');
             }
             out.push(text);
@@ -478,7 +479,7 @@ fn render(problem: &Problem, style: Style, faults: Faults, next: &Grid, lines: &
         Task::AlphaBeta => Some(ALPHA_BETA_HEADER),
     };
     if let Some(header) = columns {
-        if !faults.has(Fault::MissingHeader) {
+        if !faults.has(Mistake::MissingHeader) {
             out.push(header.as_bytes().to_vec());
         }
         out.extend(
@@ -487,12 +488,12 @@ fn render(problem: &Problem, style: Style, faults: Faults, next: &Grid, lines: &
                 .map(|line| line_text(line, faults, problem.task)),
         );
     }
-    let line_end = match (style.line_end, faults.has(Fault::LineEnds)) {
+    let line_end = match (style.line_end, faults.has(Mistake::LineEnds)) {
         (LineEnd::Crlf, false) | (LineEnd::Lf, true) => LineEnd::Crlf,
         _ => LineEnd::Lf,
     };
     let mut bytes = out.join(line_end.bytes());
-    if style.final_newline != faults.has(Fault::FinalNewline) && !out.is_empty() {
+    if style.final_newline != faults.has(Mistake::FinalNewline) && !out.is_empty() {
         bytes.extend_from_slice(line_end.bytes());
     }
     bytes

@@ -1,0 +1,421 @@
+//! The one model of a student's mistake: every mistake `check` and `grade` name, with
+//! its name on the command line and in tables (`strict-pruning`), its label for people
+//! and where in a program it lives. The catalogue's mistakes ([`Mistake::SIMULATED`])
+//! are also switches of the mutant solver ([`super::mutants`]), which writes what a
+//! program with them writes; the others are told by the text of a file alone.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::format::cs561::{Dialect, Problem, Task};
+
+/// Where in a program a mistake lives; `check` tests the upstream ones (input, rules,
+/// names) before it blames the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stage {
+    /// Reading the input, generating moves, flipping discs, naming nodes.
+    Upstream,
+    /// The alpha-beta search itself: pruning, passes, leaves, values.
+    Search,
+    /// Choosing the next board.
+    NextBoard,
+    /// The bytes of the file: line ends, number spellings, the board and header.
+    Form,
+}
+
+/// A mistake students make often enough to have a name. The variants up to
+/// [`Mistake::FinalNewline`] are the catalogue's: each says what the program does and
+/// where that comes from, and the mutant solver simulates it. The others are what a
+/// file's text shows without telling which program wrote it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mistake {
+    // The catalogue. Upstream: input, rules and names.
+    /// `input.txt` read with its CR: the player is `"X\r"`, which matches no disc (its
+    /// opponent is taken as `X`, from `'O' if p == 'X' else 'X'`), and the board rows
+    /// are 9 cells, the 9th a CR, printed back as they were read. From reading a CRLF
+    /// file with `readlines()` / `getline` and stripping only `\n`.
+    InputCr,
+    /// A move turns only the discs of one direction, the last of the 8 that brackets
+    /// any: each direction's flips overwrite the previous ones (`flips = run` for
+    /// `flips += run`).
+    OneDirectionFlips,
+    /// A move that brackets discs in several directions is listed once per direction
+    /// (the move list is built inside the direction loop), so it is searched twice.
+    DuplicateMoves,
+    /// The square a1 is never tried (a loop that starts at 1, or a `while i > 0`).
+    SkipsA1,
+    /// No square of column a is ever tried (`for col in range(1, 8)`).
+    SkipsColumnA,
+    /// Nodes in column a are printed as `root` (a name looked up as "column 0 means
+    /// the root").
+    ColumnANamedRoot,
+    /// Row-1 names written with a NUL byte for the digit (`'0' + row` written as
+    /// `row`, which is 0 on the first line).
+    Row1NulNames,
+    // The search.
+    /// Pruning only on a strict inequality: `v > beta` / `v < alpha` instead of
+    /// `v >= beta` / `v <= alpha`.
+    StrictPruning,
+    /// Alpha or beta updated before the cut-off test, so a cut-off line prints the
+    /// updated window: the handout's worked example (`c4,1,-3,-3,-3`).
+    UpdateBeforeCutoff,
+    /// Minimax with alpha and beta printed and updated but never a cut-off.
+    NoPruning,
+    /// A node that prunes returns at once without printing its line (the print is
+    /// after the cut-off test's `return`).
+    NoLineAtCutoff,
+    /// Fail-hard alpha-beta: an inner node's value is printed and returned as
+    /// max(alpha, v) at MAX and min(beta, v) at MIN.
+    FailHard,
+    /// A side with no legal move is a leaf: no `pass` child.
+    NoPassNode,
+    /// A pass does not use up a ply: the `pass` child gets its parent's depth (the
+    /// recursion passes `depth` instead of `depth + 1`).
+    PassCostsNoDepth,
+    /// Two passes in a row do not end the game: a third pass is the leaf.
+    GameEndsLate,
+    /// The game is seen over one node early: a node reached by a pass whose side to
+    /// move cannot move either is a leaf, without the second pass.
+    GameEndsEarly,
+    /// The older release's end rule (s2017-jan, f2014: a full board, a colour gone or
+    /// a second pass on the path) applied to an s2017 case.
+    OlderEndRule,
+    /// The revised release's end rule (only two passes in a row) applied to an
+    /// s2017-jan or f2014 case.
+    NewerEndRule,
+    /// The end-of-game test reads the parent's name (`dad == "pass"` and no legal
+    /// move): a node reached by a move right after a pass, whose side cannot move, is
+    /// a leaf instead of getting its `pass` child.
+    PassTestOnParent,
+    /// One global "passed" flag, set by every pass and never reset when the search
+    /// backs up: after the first pass of the search, every pass is taken as the
+    /// second one in a row and is a leaf.
+    StalePassFlag,
+    /// A node at the cut-off depth expanded: the leaf test is `depth > D`.
+    ExpandsAtCutoffDepth,
+    /// The root counted as depth 1: every printed depth is one more, and the search
+    /// stops one ply early.
+    DepthFromOne,
+    /// E counted for the other player: the program's MAX is fixed (always `X`, say)
+    /// rather than the player named on the input.
+    WrongRootPlayer,
+    /// The root searched as a MIN node (the MAX and MIN functions called the wrong
+    /// way round).
+    RootAsMin,
+    /// Leaves evaluated for the side to move there (a negamax habit): negated at MIN.
+    LeavesFromSideToMove,
+    /// Moves tried column by column: a1, a2, ..., a8, b1, ...
+    ColumnMajorOrder,
+    // The next board.
+    /// The next board is the one after the last of the tied best moves (`>=`).
+    LastTiedMove,
+    /// After a root pass, the next board is taken from the position after the
+    /// opponent's best reply instead of the input board.
+    BoardAfterPass,
+    /// The next board is the first root child whose static evaluation equals the
+    /// root's value (the input board when none does).
+    BoardByStaticValue,
+    /// The first move's board is saved and never replaced.
+    FirstMoveBoard,
+    // The bytes of the file.
+    /// Values printed as floats: `-3.0`, `0.0` (Java's `double`, Python's floats).
+    FloatValues,
+    /// Infinities spelled `inf` and `-inf` (Python's `float('inf')`).
+    InfSpelling,
+    /// The board's cells separated by spaces: `* * * X O * * *`.
+    SpacedBoard,
+    /// The header line `Node,Depth,Value,Alpha,Beta` left out.
+    MissingHeader,
+    /// The next board left out: the file starts with the header.
+    MissingBoard,
+    /// The other line ends: LF for CRLF (or the reverse).
+    LineEnds,
+    /// A line end after the last line (or none where one is expected).
+    FinalNewline,
+    // Told by the text alone.
+    /// A UTF-8 byte-order mark (EF BB BF) before the first line.
+    ByteOrderMark,
+    /// Spaces at the end of a line, or blank lines at the end of the file.
+    TrailingWhitespace,
+    /// A `pass` node where the tree has none.
+    ExtraPass,
+    /// A node left before its value reached the cut-off: lines missing.
+    PrunedTooEarly,
+    /// A node that goes on after its value reached the cut-off: extra lines.
+    PrunedTooLate,
+    /// A node expanded below the cut-off depth, or a leaf above it.
+    CutoffDepth,
+    /// Children visited out of positional order (columns first, say).
+    MoveOrder,
+    /// Nodes printed under a wrong name (`root` for a cell, a NUL for a digit).
+    MisnamedNodes,
+    /// The next board is not the one after the first best move.
+    WrongBoard,
+    /// A child for a move that is not legal (needs the input to tell).
+    IllegalMove,
+    /// The file stops before the expected end.
+    MissingLines,
+    /// The file goes on after the expected end.
+    ExtraLines,
+}
+
+impl Mistake {
+    /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
+    /// in the order `check` tries them.
+    pub const SIMULATED: [Mistake; 37] = [
+        Mistake::InputCr,
+        Mistake::OneDirectionFlips,
+        Mistake::DuplicateMoves,
+        Mistake::SkipsA1,
+        Mistake::SkipsColumnA,
+        Mistake::ColumnANamedRoot,
+        Mistake::Row1NulNames,
+        Mistake::StrictPruning,
+        Mistake::UpdateBeforeCutoff,
+        Mistake::NoPruning,
+        Mistake::NoLineAtCutoff,
+        Mistake::FailHard,
+        Mistake::NoPassNode,
+        Mistake::PassCostsNoDepth,
+        Mistake::GameEndsLate,
+        Mistake::GameEndsEarly,
+        Mistake::OlderEndRule,
+        Mistake::NewerEndRule,
+        Mistake::PassTestOnParent,
+        Mistake::StalePassFlag,
+        Mistake::ExpandsAtCutoffDepth,
+        Mistake::DepthFromOne,
+        Mistake::WrongRootPlayer,
+        Mistake::RootAsMin,
+        Mistake::LeavesFromSideToMove,
+        Mistake::ColumnMajorOrder,
+        Mistake::LastTiedMove,
+        Mistake::BoardAfterPass,
+        Mistake::BoardByStaticValue,
+        Mistake::FirstMoveBoard,
+        Mistake::FloatValues,
+        Mistake::InfSpelling,
+        Mistake::SpacedBoard,
+        Mistake::MissingHeader,
+        Mistake::MissingBoard,
+        Mistake::LineEnds,
+        Mistake::FinalNewline,
+    ];
+
+    /// Whether the mutant solver simulates it (it is in [`Mistake::SIMULATED`]).
+    pub const fn is_simulated(self) -> bool {
+        (self as usize) < Mistake::SIMULATED.len()
+    }
+
+    /// The name on the command line, in tables and in JSON (`strict-pruning`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mistake::InputCr => "input-cr",
+            Mistake::OneDirectionFlips => "one-direction-flips",
+            Mistake::DuplicateMoves => "duplicate-moves",
+            Mistake::SkipsA1 => "skips-a1",
+            Mistake::SkipsColumnA => "skips-column-a",
+            Mistake::ColumnANamedRoot => "column-a-named-root",
+            Mistake::Row1NulNames => "row-1-nul-names",
+            Mistake::StrictPruning => "strict-pruning",
+            Mistake::UpdateBeforeCutoff => "update-before-cutoff",
+            Mistake::NoPruning => "no-pruning",
+            Mistake::NoLineAtCutoff => "no-line-at-cutoff",
+            Mistake::FailHard => "fail-hard",
+            Mistake::NoPassNode => "no-pass-node",
+            Mistake::PassCostsNoDepth => "pass-costs-no-depth",
+            Mistake::GameEndsLate => "game-ends-late",
+            Mistake::GameEndsEarly => "game-ends-early",
+            Mistake::OlderEndRule => "older-end-rule",
+            Mistake::NewerEndRule => "newer-end-rule",
+            Mistake::PassTestOnParent => "pass-test-on-parent",
+            Mistake::StalePassFlag => "stale-pass-flag",
+            Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
+            Mistake::DepthFromOne => "depth-from-one",
+            Mistake::WrongRootPlayer => "wrong-root-player",
+            Mistake::RootAsMin => "root-as-min",
+            Mistake::LeavesFromSideToMove => "leaves-from-side-to-move",
+            Mistake::ColumnMajorOrder => "column-major-order",
+            Mistake::LastTiedMove => "last-tied-move",
+            Mistake::BoardAfterPass => "board-after-pass",
+            Mistake::BoardByStaticValue => "board-by-static-value",
+            Mistake::FirstMoveBoard => "first-move-board",
+            Mistake::FloatValues => "float-values",
+            Mistake::InfSpelling => "inf-spelling",
+            Mistake::SpacedBoard => "spaced-board",
+            Mistake::MissingHeader => "missing-header",
+            Mistake::MissingBoard => "missing-board",
+            Mistake::LineEnds => "line-ends",
+            Mistake::FinalNewline => "final-newline",
+            Mistake::ByteOrderMark => "byte-order-mark",
+            Mistake::TrailingWhitespace => "trailing-whitespace",
+            Mistake::ExtraPass => "extra-pass",
+            Mistake::PrunedTooEarly => "pruned-too-early",
+            Mistake::PrunedTooLate => "pruned-too-late",
+            Mistake::CutoffDepth => "cutoff-depth",
+            Mistake::MoveOrder => "move-order",
+            Mistake::MisnamedNodes => "misnamed-nodes",
+            Mistake::WrongBoard => "wrong-board",
+            Mistake::IllegalMove => "illegal-move",
+            Mistake::MissingLines => "missing-lines",
+            Mistake::ExtraLines => "extra-lines",
+        }
+    }
+
+    /// The mistake the text alone shows for this one: a program of the catalogue that
+    /// is one way of making a kind of mistake belongs to that kind (strict pruning is
+    /// one way of pruning too late). The mistake itself when it is its own kind.
+    pub const fn kind(self) -> Mistake {
+        match self {
+            Mistake::StrictPruning => Mistake::PrunedTooLate,
+            Mistake::ExpandsAtCutoffDepth => Mistake::CutoffDepth,
+            Mistake::ColumnMajorOrder => Mistake::MoveOrder,
+            Mistake::ColumnANamedRoot | Mistake::Row1NulNames => Mistake::MisnamedNodes,
+            Mistake::RootAsMin => Mistake::WrongRootPlayer,
+            other => other,
+        }
+    }
+
+    /// A short name for people, the same in `check`, `grade` and every report: one
+    /// per kind (see [`Mistake::kind`]); `check` gives the catalogue's name beside it.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Mistake::InputCr => "input.txt read with its CR (strip '\\r' when reading it)",
+            Mistake::OneDirectionFlips => "flips in one direction only",
+            Mistake::DuplicateMoves => "a move listed once per direction",
+            Mistake::SkipsA1 | Mistake::SkipsColumnA => "squares never tried as moves",
+            Mistake::UpdateBeforeCutoff => "alpha/beta updated at a cutoff (the handout's typo)",
+            Mistake::NoPruning => "no pruning at all",
+            Mistake::NoLineAtCutoff => "no line printed at a cut-off",
+            Mistake::FailHard => "fail-hard values (max(alpha, v))",
+            Mistake::NoPassNode => "missing pass node",
+            Mistake::PassCostsNoDepth => "a pass that does not use up a ply",
+            Mistake::GameEndsLate => "two passes do not end the game",
+            Mistake::GameEndsEarly => "game over one node early (no second pass)",
+            Mistake::OlderEndRule => "the first samples' end-of-game rule",
+            Mistake::NewerEndRule => "the revised end-of-game rule",
+            Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
+            Mistake::StalePassFlag => "a pass flag never reset (stale)",
+            Mistake::DepthFromOne => "depths counted from 1",
+            Mistake::WrongRootPlayer | Mistake::RootAsMin => "wrong root player as MAX",
+            Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",
+            Mistake::LastTiedMove => "last instead of first tied move",
+            Mistake::BoardAfterPass => "next board after a root pass",
+            Mistake::BoardByStaticValue => "next board chosen by static value",
+            Mistake::FirstMoveBoard => "next board of the first move kept",
+            Mistake::FloatValues => "values printed as floats",
+            Mistake::InfSpelling => "infinity spelled inf",
+            Mistake::SpacedBoard => "board cells separated by spaces",
+            Mistake::MissingHeader => "header line missing",
+            Mistake::MissingBoard => "next board missing",
+            Mistake::LineEnds => "line ends only (CRLF vs LF)",
+            Mistake::FinalNewline => "final newline only",
+            Mistake::ByteOrderMark => "byte-order mark at the start",
+            Mistake::TrailingWhitespace => "trailing whitespace",
+            Mistake::ExtraPass => "extra pass node",
+            Mistake::PrunedTooEarly => "pruning too early (lines missing)",
+            Mistake::PrunedTooLate | Mistake::StrictPruning => "pruning too late (extra lines)",
+            Mistake::CutoffDepth | Mistake::ExpandsAtCutoffDepth => "wrong cut-off depth",
+            Mistake::MoveOrder | Mistake::ColumnMajorOrder => "moves out of positional order",
+            Mistake::MisnamedNodes | Mistake::ColumnANamedRoot | Mistake::Row1NulNames => {
+                "nodes printed under a wrong name"
+            }
+            Mistake::WrongBoard => "wrong next board",
+            Mistake::IllegalMove => "a move that is not legal",
+            Mistake::MissingLines => "file ends early",
+            Mistake::ExtraLines => "extra lines at the end",
+        }
+    }
+
+    /// Where in a program the mistake lives.
+    pub const fn stage(self) -> Stage {
+        match self {
+            Mistake::InputCr
+            | Mistake::OneDirectionFlips
+            | Mistake::DuplicateMoves
+            | Mistake::SkipsA1
+            | Mistake::SkipsColumnA
+            | Mistake::ColumnANamedRoot
+            | Mistake::Row1NulNames
+            | Mistake::MoveOrder
+            | Mistake::MisnamedNodes
+            | Mistake::IllegalMove => Stage::Upstream,
+            Mistake::LastTiedMove
+            | Mistake::BoardAfterPass
+            | Mistake::BoardByStaticValue
+            | Mistake::FirstMoveBoard
+            | Mistake::WrongBoard => Stage::NextBoard,
+            Mistake::FloatValues
+            | Mistake::InfSpelling
+            | Mistake::SpacedBoard
+            | Mistake::MissingHeader
+            | Mistake::MissingBoard
+            | Mistake::LineEnds
+            | Mistake::FinalNewline
+            | Mistake::ByteOrderMark
+            | Mistake::TrailingWhitespace
+            | Mistake::MissingLines
+            | Mistake::ExtraLines => Stage::Form,
+            _ => Stage::Search,
+        }
+    }
+
+    /// Whether the mistake only rewrites the text of a right file (line ends, number
+    /// spellings, the board's and header's presence, node names), leaving the search
+    /// and the next board as they are: such mistakes can be seen apart from the others.
+    pub const fn rewrites_text_only(self) -> bool {
+        matches!(self.stage(), Stage::Form)
+            || matches!(
+                self,
+                Mistake::ColumnANamedRoot | Mistake::Row1NulNames | Mistake::MisnamedNodes
+            )
+    }
+
+    /// Whether a mistake of the catalogue can change the output of `problem` at all: the end rules
+    /// belong to one release each, the search mistakes need a log, and the pruning
+    /// mistakes need alpha-beta.
+    pub fn applies_to(self, problem: &Problem) -> bool {
+        let log = problem.task != Task::Greedy;
+        let alpha_beta = problem.task == Task::AlphaBeta;
+        match self {
+            Mistake::OlderEndRule => problem.dialect == Dialect::S2017 && log,
+            Mistake::NewerEndRule => problem.dialect != Dialect::S2017 && log,
+            Mistake::StrictPruning
+            | Mistake::UpdateBeforeCutoff
+            | Mistake::NoPruning
+            | Mistake::NoLineAtCutoff
+            | Mistake::FailHard => alpha_beta,
+            Mistake::InputCr
+            | Mistake::OneDirectionFlips
+            | Mistake::SkipsA1
+            | Mistake::SkipsColumnA
+            | Mistake::ColumnMajorOrder
+            | Mistake::WrongRootPlayer
+            | Mistake::RootAsMin
+            | Mistake::LastTiedMove
+            | Mistake::BoardAfterPass
+            | Mistake::BoardByStaticValue
+            | Mistake::FirstMoveBoard
+            | Mistake::SpacedBoard
+            | Mistake::MissingBoard
+            | Mistake::LineEnds
+            | Mistake::FinalNewline => true,
+            _ => log,
+        }
+    }
+}
+
+impl fmt::Display for Mistake {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Mistake {
+    /// As its name (`strict-pruning`).
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
