@@ -210,10 +210,12 @@ fn canonical_line(line: &str, erase: Faults) -> String {
     };
     let mut fields = vec![name, entry.depth.map_or("?".into(), |d| d.to_string())];
     for value in &entry.values {
-        let infinite = matches!(*value, "inf" | "-inf");
-        let undone = match log::parse_float_value(value) {
-            Some(v) if infinite && erase.has(Mistake::InfSpelling) => Some(v),
-            Some(v) if !infinite && erase.has(Mistake::FloatValues) => Some(v),
+        let undone = match (
+            log::parse_infinity_spelling(value),
+            log::parse_float_value(value),
+        ) {
+            (Some(v), _) if erase.has(Mistake::InfSpelling) => Some(v),
+            (_, Some(v)) if erase.has(Mistake::FloatValues) => Some(v),
             _ => None,
         };
         fields.push(match undone {

@@ -94,18 +94,41 @@ pub fn parse_value(text: &str) -> Option<i32> {
     }
 }
 
-/// A value written the way students' languages print floats (`0.0`, `-3.0`, `inf`,
-/// `-Infinity`): the whole number it stands for. `None` for anything else, and for
-/// values already in the course's form.
+/// A whole number written the way students' languages print floats (`0.0`, `-3.0`,
+/// `1.0E2`): the number it stands for. `None` for anything else: values in the
+/// course's form, and words (`inf`, `infinity`, `nan`), which Rust's own float parser
+/// would accept (see [`parse_infinity_spelling`] for the spellings of infinity).
 pub fn parse_float_value(text: &str) -> Option<i32> {
-    if parse_value(text).is_some() {
+    let numeric = text.bytes().any(|b| b.is_ascii_digit())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'));
+    if !numeric || parse_value(text).is_some() {
         return None;
     }
     let number: f64 = text.parse().ok()?;
-    if number.is_infinite() {
-        return Some(if number > 0.0 { INFINITY } else { -INFINITY });
-    }
     (number.fract() == 0.0 && number.abs() < f64::from(INFINITY)).then_some(number as i32)
+}
+
+/// An infinity spelled otherwise than the course's `Infinity` and `-Infinity`: the
+/// words `inf` and `infinity` in any case, with or without a sign (Python's and C's
+/// `inf`, a hand-written `-infinity`), and the extreme integers that programs use for
+/// infinity and print as numbers (`2147483647`, Java's `Integer.MAX_VALUE`;
+/// `-2147483648`, `-2147483647`; the 64-bit ones). `INFINITY` or its negation; `None`
+/// for anything else.
+pub fn parse_infinity_spelling(text: &str) -> Option<i32> {
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let word = body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity");
+    let extreme = matches!(
+        body,
+        "2147483647" | "2147483648" | "9223372036854775807" | "9223372036854775808"
+    ) && (negative || !body.ends_with('8'));
+    let course = matches!(text, "Infinity" | "-Infinity");
+    ((word || extreme) && !course).then_some(if negative { -INFINITY } else { INFINITY })
 }
 
 /// The names of the nodes from the root to the node printed at `index`, e.g.
@@ -160,9 +183,27 @@ mod tests {
         assert_eq!(parse_value("0.0"), None);
         assert_eq!(parse_float_value("0.0"), Some(0));
         assert_eq!(parse_float_value("-3.0"), Some(-3));
-        assert_eq!(parse_float_value("-inf"), Some(-INFINITY));
+        assert_eq!(parse_float_value("-inf"), None);
+        assert_eq!(parse_float_value("infinity"), None);
+        assert_eq!(parse_float_value("nan"), None);
+        assert_eq!(parse_float_value("1.0E2"), Some(100));
         assert_eq!(parse_float_value("3"), None);
         assert_eq!(parse_float_value("2.5"), None);
+    }
+
+    #[test]
+    fn spellings_of_infinity() {
+        assert_eq!(parse_infinity_spelling("-inf"), Some(-INFINITY));
+        assert_eq!(parse_infinity_spelling("inf"), Some(INFINITY));
+        assert_eq!(parse_infinity_spelling("-infinity"), Some(-INFINITY));
+        assert_eq!(parse_infinity_spelling("INF"), Some(INFINITY));
+        assert_eq!(parse_infinity_spelling("2147483647"), Some(INFINITY));
+        assert_eq!(parse_infinity_spelling("-2147483648"), Some(-INFINITY));
+        assert_eq!(parse_infinity_spelling("2147483648"), None);
+        assert_eq!(parse_infinity_spelling("Infinity"), None);
+        assert_eq!(parse_infinity_spelling("-Infinity"), None);
+        assert_eq!(parse_infinity_spelling("nan"), None);
+        assert_eq!(parse_infinity_spelling("-3"), None);
     }
 
     #[test]

@@ -122,7 +122,8 @@ pub enum Mistake {
     // The bytes of the file.
     /// Values printed as floats: `-3.0`, `0.0` (Java's `double`, Python's floats).
     FloatValues,
-    /// Infinities spelled `inf` and `-inf` (Python's `float('inf')`).
+    /// Infinities spelled `inf` and `-inf` (Python's `float('inf')`); `check` also tells from the
+    /// text the other spellings (`-infinity`, `2147483647` for Infinity).
     InfSpelling,
     /// The board's cells separated by spaces: `* * * X O * * *`.
     SpacedBoard,
@@ -306,7 +307,7 @@ impl Mistake {
             Mistake::BoardByStaticValue => "next board chosen by static value",
             Mistake::FirstMoveBoard => "next board of the first move kept",
             Mistake::FloatValues => "values printed as floats",
-            Mistake::InfSpelling => "infinity spelled inf",
+            Mistake::InfSpelling => "infinity not spelled Infinity",
             Mistake::SpacedBoard => "board cells separated by spaces",
             Mistake::MissingHeader => "header line missing",
             Mistake::MissingBoard => "next board missing",

@@ -12,7 +12,7 @@ mod text;
 
 use plain::{explain_log_line, square_order};
 use report::shown;
-use text::{byte_form, byte_order_mark, is_other_end, only_inf_spellings, Lines};
+use text::{byte_form, byte_order_mark, is_other_end, odd_value, only_inf_spellings, Lines};
 
 pub use align::Change;
 pub use honest::{Candidate, TreeChange};
@@ -267,7 +267,7 @@ fn plain_listing(
             Entry::parse(&got.texts[i])
                 .values
                 .iter()
-                .any(|v| log::parse_float_value(v).is_some())
+                .any(|v| odd_value(v))
         })
         .collect();
     add(

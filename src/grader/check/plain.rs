@@ -52,25 +52,25 @@ pub(super) fn explain_log_line(
         );
     }
     let floats: Vec<Option<i32>> = a.values.iter().map(|v| log::parse_float_value(v)).collect();
-    let inf_only = floats.iter().any(Option::is_some)
-        && a.values
-            .iter()
-            .zip(&floats)
-            .all(|(text, float)| float.is_none() || matches!(*text, "inf" | "-inf"));
-    if inf_only {
-        return (
-            Some(Mistake::InfSpelling),
-            "infinities print as the words `Infinity` and `-Infinity`; your line prints `inf` \
-             or `-inf` (Python's str of float('inf'))"
-                .into(),
-        );
+    let infinities: Vec<Option<i32>> = a
+        .values
+        .iter()
+        .map(|v| log::parse_infinity_spelling(v))
+        .collect();
+    let spelled = a
+        .values
+        .iter()
+        .zip(&infinities)
+        .find_map(|(text, infinity)| infinity.map(|_| *text));
+    if let (Some(spelled), true) = (spelled, floats.iter().all(Option::is_none)) {
+        return (Some(Mistake::InfSpelling), infinity_spelling_text(spelled));
     }
     if floats.iter().any(Option::is_some) {
         let as_integers: Vec<Option<i32>> = a
             .values
             .iter()
-            .zip(&floats)
-            .map(|(text, float)| float.or_else(|| log::parse_value(text)))
+            .zip(floats.iter().zip(&infinities))
+            .map(|(text, (float, infinity))| float.or(*infinity).or_else(|| log::parse_value(text)))
             .collect();
         let expected: Vec<Option<i32>> = e.values.iter().map(|v| log::parse_value(v)).collect();
         let same = e.name == a.name && e.depth == a.depth && as_integers == expected;
@@ -192,6 +192,24 @@ pub(super) fn explain_log_line(
             ),
         ),
     }
+}
+
+/// What is wrong with a value that spells infinity otherwise than the course
+/// (`inf`, `-infinity`, `2147483647`; see [`log::parse_infinity_spelling`]).
+fn infinity_spelling_text(spelled: &str) -> String {
+    let why = if spelled.bytes().any(|b| b.is_ascii_digit()) {
+        ": an extreme integer (Java's Integer.MAX_VALUE, say) used for infinity and \
+         printed as a number"
+    } else if spelled.trim_start_matches(['-', '+']) == "inf" {
+        " (Python's str of float('inf'), C's printf of INFINITY)"
+    } else {
+        ""
+    };
+    format!(
+        "infinities print as the words `Infinity` and `-Infinity`; your line prints \
+         `{}`{why}",
+        shown(spelled)
+    )
 }
 
 /// The first entry, from `j` on, where an inner node prints v = alpha = beta (its

@@ -57,8 +57,14 @@ impl Lines {
     }
 }
 
-/// Whether every value of the log that is not in the course's form is `inf` or
-/// `-inf`, and there is one.
+/// Whether a value is printed otherwise than the course prints values: as a float
+/// (`0.0`) or with another spelling of infinity (`inf`, `2147483647`).
+pub(super) fn odd_value(text: &str) -> bool {
+    log::parse_float_value(text).is_some() || log::parse_infinity_spelling(text).is_some()
+}
+
+/// Whether every value of the log that is not in the course's form is a spelling of
+/// infinity (`inf`, `-infinity`, `2147483647`), and there is one.
 pub(super) fn only_inf_spellings(lines: &[String]) -> bool {
     let odd: Vec<String> = lines
         .iter()
@@ -67,12 +73,15 @@ pub(super) fn only_inf_spellings(lines: &[String]) -> bool {
             Entry::parse(l)
                 .values
                 .into_iter()
-                .filter(|v| log::parse_float_value(v).is_some())
+                .filter(|v| odd_value(v))
                 .map(str::to_string)
                 .collect::<Vec<_>>()
         })
         .collect();
-    !odd.is_empty() && odd.iter().all(|v| v == "inf" || v == "-inf")
+    !odd.is_empty()
+        && odd
+            .iter()
+            .all(|v| log::parse_infinity_spelling(v).is_some())
 }
 
 pub(super) fn is_other_end(want: End, got: End) -> bool {
