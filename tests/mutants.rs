@@ -370,7 +370,7 @@ fn measure_pairs(problems: &[Problem], pairs_per_problem: usize) -> PairScore {
 #[test]
 fn check_all_names_both_faults_of_two() {
     let problems: Vec<Problem> = ci_problems().iter().step_by(3).cloned().collect();
-    let score = measure_pairs(&problems, 6);
+    let score = measure_pairs(&problems, 7);
     println!("{score:?}");
     assert!(score.tried > 25, "{score:?}");
     assert_eq!(
@@ -390,4 +390,27 @@ fn check_all_names_both_faults_of_two_large_sweep() {
         score.tried,
         "{score:?}"
     );
+}
+
+/// The board kept by its best grandchild: a Spring 2017 solution records the depth-1
+/// board whenever one of its children returns a value greater than any before; the
+/// mutant writes what it wrote on the corpus's two cases (LF line ends, and on the
+/// second a final line end).
+#[test]
+fn best_grandchild_board_writes_what_the_students_program_wrote() {
+    for case in ["chenglin-ai-s2017-1", "chenglin-ai-s2017-2"] {
+        let dir = format!("{}/testcases/corpus/{case}", env!("CARGO_MANIFEST_DIR"));
+        let read = |name: &str| fs::read(format!("{dir}/{name}")).unwrap();
+        let problem = cs561::parse(&read("input.txt"), None).unwrap();
+        let actual = read("actual.txt");
+        let style = Style {
+            line_end: LineEnd::Lf,
+            final_newline: actual.ends_with(b"\n"),
+        };
+        let faults = Faults::one(Mistake::BestGrandchildBoard);
+        let written = mutants::write(&problem, style, faults, 100_000).unwrap();
+        assert!(written == actual, "{case}");
+        let right = mutants::write(&problem, style, Faults::NONE, 100_000).unwrap();
+        assert!(right != actual, "{case}");
+    }
 }

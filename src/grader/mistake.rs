@@ -119,6 +119,11 @@ pub enum Mistake {
     BoardByStaticValue,
     /// The first move's board is saved and never replaced.
     FirstMoveBoard,
+    /// The next board is recorded at depth 1: each time a child of a depth-1 node
+    /// returns a value greater than any returned before (strictly), that depth-1 board
+    /// is kept (its own value when it is a leaf). So the board kept is the root move
+    /// with the single greatest grandchild value, not the move with the best value.
+    BestGrandchildBoard,
     // The bytes of the file.
     /// Values printed as floats: `-3.0`, `0.0` (Java's `double`, Python's floats).
     FloatValues,
@@ -165,7 +170,7 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 37] = [
+    pub const SIMULATED: [Mistake; 38] = [
         Mistake::InputCr,
         Mistake::OneDirectionFlips,
         Mistake::DuplicateMoves,
@@ -196,6 +201,7 @@ impl Mistake {
         Mistake::BoardAfterPass,
         Mistake::BoardByStaticValue,
         Mistake::FirstMoveBoard,
+        Mistake::BestGrandchildBoard,
         Mistake::FloatValues,
         Mistake::InfSpelling,
         Mistake::SpacedBoard,
@@ -243,6 +249,7 @@ impl Mistake {
             Mistake::BoardAfterPass => "board-after-pass",
             Mistake::BoardByStaticValue => "board-by-static-value",
             Mistake::FirstMoveBoard => "first-move-board",
+            Mistake::BestGrandchildBoard => "best-grandchild-board",
             Mistake::FloatValues => "float-values",
             Mistake::InfSpelling => "inf-spelling",
             Mistake::SpacedBoard => "spaced-board",
@@ -306,6 +313,7 @@ impl Mistake {
             Mistake::BoardAfterPass => "next board after a root pass",
             Mistake::BoardByStaticValue => "next board chosen by static value",
             Mistake::FirstMoveBoard => "next board of the first move kept",
+            Mistake::BestGrandchildBoard => "next board by its best grandchild value",
             Mistake::FloatValues => "values printed as floats",
             Mistake::InfSpelling => "infinity not spelled Infinity",
             Mistake::SpacedBoard => "board cells separated by spaces",
@@ -347,6 +355,7 @@ impl Mistake {
             | Mistake::BoardAfterPass
             | Mistake::BoardByStaticValue
             | Mistake::FirstMoveBoard
+            | Mistake::BestGrandchildBoard
             | Mistake::WrongBoard => Stage::NextBoard,
             Mistake::FloatValues
             | Mistake::InfSpelling

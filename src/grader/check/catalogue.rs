@@ -4,7 +4,7 @@
 
 use super::{
     board_cells, board_difference, cutoff_rule, kind, BoardView, Candidate, Difference, Lines,
-    Listed, Mistake,
+    Listed, Mistake, FIRST_MOVE_GUESS,
 };
 use crate::board::{Board, Square};
 use crate::format::cs561::{Dialect, Problem};
@@ -694,7 +694,8 @@ impl<'a> Context<'a> {
             Mistake::LastTiedMove
             | Mistake::BoardAfterPass
             | Mistake::BoardByStaticValue
-            | Mistake::FirstMoveBoard => self.board_text(fault),
+            | Mistake::FirstMoveBoard
+            | Mistake::BestGrandchildBoard => self.board_text(fault),
             Mistake::FloatValues => "values are whole numbers or Infinity/-Infinity: print `0`, \
                  not `0.0` (the handout's `c5,2,0.0` is a typo)"
                 .into(),
@@ -765,10 +766,38 @@ impl<'a> Context<'a> {
                  the best value backed up by the search; your program picks the child whose \
                  own static value E(s) equals the root's value"
                 .to_string(),
+            Mistake::BestGrandchildBoard => {
+                let maxima = grandchild_maxima(&self.exp);
+                let greatest = maxima.iter().filter_map(|&(_, v)| v).max();
+                let kept = maxima
+                    .iter()
+                    .find(|&&(_, v)| v.is_some() && v == greatest)
+                    .map(|&(name, _)| name);
+                let which = match (kept, greatest) {
+                    (Some(kept), Some(greatest)) => format!(
+                        "; here the greatest value a grandchild of the root returns is \
+                         {greatest}, first under {kept}, so that program writes the board \
+                         after {kept}"
+                    ),
+                    _ => String::new(),
+                };
+                format!(
+                    "the next board follows the root's first child with the best value, the \
+                     value that child backs up (at MIN, the least of its children's). A \
+                     program that records the board at depth 1, keeping it whenever one of \
+                     its children returns a value greater than any returned before, keeps \
+                     the move with the single greatest grandchild value instead{which}"
+                )
+            }
             _ => "the next board follows the root's first child with the best value; your \
                   board is the one after the root's first move: the board saved for the \
                   first move is never replaced by a better one"
                 .to_string(),
+        };
+        // (the plain reading's guess at the first move's board is not this fault's)
+        let plain = match fault {
+            Mistake::BestGrandchildBoard => plain.replace(FIRST_MOVE_GUESS, ""),
+            _ => plain,
         };
         format!("{first}. {}", capitalized(&plain))
     }
@@ -790,6 +819,33 @@ pub(super) fn capitalized(text: &str) -> String {
 /// A depth as printed, `?` when unreadable.
 fn show(depth: Option<u32>) -> String {
     depth.map_or("?".into(), |d| d.to_string())
+}
+
+/// The root's moves in a log, each with the greatest value one of its children
+/// returns to it (a child's last line is followed by its parent's), or its own value
+/// when it is a leaf.
+fn grandchild_maxima<'a>(entries: &[Entry<'a>]) -> Vec<(&'a str, Option<i32>)> {
+    let mut maxima: Vec<(&'a str, Option<i32>)> = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let next_depth = entries.get(i + 1).and_then(|n| n.depth);
+        let value = entry.value();
+        match entry.depth {
+            Some(1) if log::is_first_print(entries, i) && entry.name != "pass" => {
+                let leaf = next_depth == Some(0);
+                maxima.push((entry.name, if leaf { value } else { None }));
+            }
+            Some(2) if next_depth == Some(1) => {
+                if let Some((_, best)) = maxima.last_mut() {
+                    *best = match (*best, value) {
+                        (Some(b), Some(v)) => Some(b.max(v)),
+                        (b, v) => b.or(v),
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+    maxima
 }
 
 /// The root's first child with the root's final value, from a log: the child's

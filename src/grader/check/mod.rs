@@ -726,6 +726,10 @@ fn root_children<'a>(entries: &[Entry<'a>]) -> Vec<(&'a str, Option<&'a str>)> {
     children
 }
 
+/// How the plain reading guesses why the board after the root's first move is written.
+const FIRST_MOVE_GUESS: &str =
+    ": most likely the board saved for the first move is never replaced by a better one";
+
 /// Explains a difference in the next board when the logs agree.
 fn board_difference(want: &[String], got: &[String]) -> Difference {
     let first = (0..8).find(|&i| want.get(i) != got.get(i)).unwrap_or(0);
@@ -803,8 +807,7 @@ fn board_difference(want: &[String], got: &[String]) -> Difference {
             difference.mistake = Some(Mistake::FirstMoveBoard);
             format!(
                 "your board is the one after {}, the root's first move (value {}), but the \
-                 best move is {} (value {}): most likely the board saved for the first move \
-                 is never replaced by a better one. {cells_text}",
+                 best move is {} (value {}){FIRST_MOVE_GUESS}. {cells_text}",
                 children[0].0,
                 children[0].1.unwrap_or("?"),
                 children[best].0,

@@ -48,6 +48,9 @@ enum Record {
     Nothing,
     Root,
     RootPass,
+    /// A move of the root: the values its children return are recorded (for
+    /// [`Mistake::BestGrandchildBoard`]).
+    RootMove,
 }
 
 /// A child considered at the root (or below a root pass): its name, the value it
@@ -78,6 +81,11 @@ struct Searcher<'w> {
     pass_seen: bool,
     root_children: Vec<Child>,
     pass_children: Vec<Child>,
+    /// The greatest value a child of the root move being searched has returned (its
+    /// own value when it is a leaf).
+    grandchild_best: Option<i32>,
+    /// The root's moves, each with the greatest value its children returned.
+    root_moves_by_grandchild: Vec<(Option<i32>, Grid)>,
 }
 
 impl Searcher<'_> {
@@ -181,7 +189,13 @@ impl Searcher<'_> {
         if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
             let value = self.evaluate(grid, max);
             self.print(name, depth, value, alpha, beta)?;
+            if record == Record::RootMove {
+                self.grandchild_best = Some(value);
+            }
             return Ok(value);
+        }
+        if record == Record::RootMove {
+            self.grandchild_best = None;
         }
         let fail_hard = self.faults.has(Mistake::FailHard);
         let shown = |v: i32, alpha: i32, beta: i32| match (fail_hard, max) {
@@ -226,6 +240,7 @@ impl Searcher<'_> {
                 };
             let child_record = match (record, child_name) {
                 (Record::Root, Name::Pass) => Record::RootPass,
+                (Record::Root, Name::Cell(_)) => Record::RootMove,
                 _ => Record::Nothing,
             };
             let child_value = self.visit(
@@ -238,8 +253,20 @@ impl Searcher<'_> {
                 child_record,
             )?;
             match record {
-                Record::Root => self.root_children.push((child_name, child_value, child)),
+                Record::Root => {
+                    self.root_children.push((child_name, child_value, child));
+                    if child_record == Record::RootMove {
+                        self.root_moves_by_grandchild
+                            .push((self.grandchild_best, child));
+                    }
+                }
                 Record::RootPass => self.pass_children.push((child_name, child_value, child)),
+                Record::RootMove => {
+                    let best = self
+                        .grandchild_best
+                        .map_or(child_value, |b| b.max(child_value));
+                    self.grandchild_best = Some(best);
+                }
                 Record::Nothing => {}
             }
             if (max && child_value > v) || (!max && child_value < v) {
@@ -362,6 +389,8 @@ pub(super) fn run(
         pass_seen: false,
         root_children: Vec::new(),
         pass_children: Vec::new(),
+        grandchild_best: None,
+        root_moves_by_grandchild: Vec::new(),
     };
     let root_max = !faults.has(Mistake::RootAsMin);
     let root_value = searcher
@@ -394,6 +423,15 @@ pub(super) fn run(
             .iter()
             .find(|&&(name, _, _)| matches!(name, Name::Cell(_)))
             .map(|&(_, _, child)| child)
+    } else if faults.has(Mistake::BestGrandchildBoard) {
+        // (the first board whose grandchild beats every value before: a strict `<`)
+        let mut kept: Option<(i32, Grid)> = None;
+        for &(value, child) in &searcher.root_moves_by_grandchild {
+            if let Some(value) = value.filter(|&v| kept.is_none_or(|(best, _)| v > best)) {
+                kept = Some((value, child));
+            }
+        }
+        kept.map(|(_, child)| child)
     } else {
         best_child(children, root_max, faults.has(Mistake::LastTiedMove))
     };
