@@ -67,11 +67,15 @@ fn check_names_the_true_cause_or_says_it_cannot() {
                 .iter()
                 .map(|c| c.mistake.to_string())
                 .collect();
+            let among = report
+                .candidates
+                .iter()
+                .any(|c| c.mistake.name() == cause || c.mistake.kind().name() == cause);
             let row = format!(
                 "{name}: true cause {cause}, check says one of {}",
                 alike.join(", ")
             );
-            if alike.contains(&cause) {
+            if among {
                 tally.ambiguous.push(row);
             } else {
                 tally.wrong.push(row);

@@ -190,6 +190,13 @@ fn faults_change_the_handouts_example_as_students_programs_do() {
     let cr = with(Mistake::InputCr);
     assert!(cr.starts_with("********\r\r\n"), "{cr:?}");
     assert!(cr.ends_with("root,0,-Infinity,-Infinity,Infinity\r\npass,1,Infinity,-Infinity,Infinity\r\npass,2,0,-Infinity,Infinity\r\npass,1,0,-Infinity,0\r\nroot,0,0,0,Infinity"), "{cr:?}");
+    // Its variants: the player line's CR alone (rows without it), and the colours
+    // taken one ply late under the root's pass (X moves after X's pass).
+    let player_only = with(Mistake::InputCrPlayer);
+    assert!(player_only.starts_with("********\r\n"), "{player_only:?}");
+    assert!(player_only.ends_with(&cr[cr.find("\r\nNode").unwrap()..]));
+    let late = with(Mistake::InputCrColoursLate);
+    assert!(late.contains("\r\nroot,0,-Infinity,-Infinity,Infinity\r\npass,1,Infinity,-Infinity,Infinity\r\nd3,2,-4,"), "{late:?}");
     // A MIN node printing max(alpha, v) on entry is fail-hard.
     assert!(with(Mistake::FailHard).contains("\r\nc4,1,Infinity,-3,Infinity\r\n"));
     // Strict pruning goes on after c4 reaches alpha.
@@ -412,5 +419,28 @@ fn best_grandchild_board_writes_what_the_students_program_wrote() {
         assert!(written == actual, "{case}");
         let right = mutants::write(&problem, style, Faults::NONE, 100_000).unwrap();
         assert!(right != actual, "{case}");
+    }
+}
+
+/// The CR variants write what the students' programs wrote on the official case 2
+/// (LF line ends, no final one): the player read as "X\r", the board by cell.
+#[test]
+fn cr_variants_write_what_the_students_programs_wrote() {
+    for (case, fault) in [
+        ("prince-reversi-s2017-1", Mistake::InputCrPlayer),
+        ("prince-reversi-s2017-2", Mistake::InputCrPlayer),
+        ("rishabh-alphabeta-s2017-1", Mistake::InputCrColoursLate),
+    ] {
+        let dir = format!("{}/testcases/corpus/{case}", env!("CARGO_MANIFEST_DIR"));
+        let read = |name: &str| fs::read(format!("{dir}/{name}")).unwrap();
+        let problem = cs561::parse(&read("input.txt"), None).unwrap();
+        let style = Style {
+            line_end: LineEnd::Lf,
+            final_newline: false,
+        };
+        let written = mutants::write(&problem, style, Faults::one(fault), 1_000).unwrap();
+        assert!(written == read("actual.txt"), "{case}");
+        let cr = mutants::write(&problem, style, Faults::one(Mistake::InputCr), 1_000).unwrap();
+        assert!(cr != read("actual.txt"), "{case}: the rows keep their CR");
     }
 }

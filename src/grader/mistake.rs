@@ -37,6 +37,17 @@ pub enum Mistake {
     /// are 9 cells, the 9th a CR, printed back as they were read. From reading a CRLF
     /// file with `readlines()` / `getline` and stripping only `\n`.
     InputCr,
+    /// Only the player line keeps its CR (the board is read cell by cell, or its rows
+    /// stripped): the player is `"X\r"`, which matches no disc, its opponent is `X`,
+    /// as in [`Mistake::InputCr`], but the board rows print without a CR.
+    InputCrPlayer,
+    /// The player line keeps its CR and each ply takes the side before's opponent
+    /// with `'O' if p == 'X' else 'X'`: the root (`"X\r"`) has no move and passes, and
+    /// below it `X` moves first, then `O` (the colours one ply late when the player is
+    /// `X`). A leaf after two passes in a row is counted for the side to move there; a
+    /// leaf at the cut-off depth for `"X\r"`, so every disc counts against it. The
+    /// board rows print without a CR.
+    InputCrColoursLate,
     /// A move turns only the discs of one direction, the last of the 8 that brackets
     /// any: each direction's flips overwrite the previous ones (`flips = run` for
     /// `flips += run`).
@@ -170,8 +181,10 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 38] = [
+    pub const SIMULATED: [Mistake; 40] = [
         Mistake::InputCr,
+        Mistake::InputCrPlayer,
+        Mistake::InputCrColoursLate,
         Mistake::OneDirectionFlips,
         Mistake::DuplicateMoves,
         Mistake::SkipsA1,
@@ -220,6 +233,8 @@ impl Mistake {
     pub const fn name(self) -> &'static str {
         match self {
             Mistake::InputCr => "input-cr",
+            Mistake::InputCrPlayer => "input-cr-player",
+            Mistake::InputCrColoursLate => "input-cr-colours-late",
             Mistake::OneDirectionFlips => "one-direction-flips",
             Mistake::DuplicateMoves => "duplicate-moves",
             Mistake::SkipsA1 => "skips-a1",
@@ -282,6 +297,7 @@ impl Mistake {
             Mistake::ColumnMajorOrder => Mistake::MoveOrder,
             Mistake::ColumnANamedRoot | Mistake::Row1NulNames => Mistake::MisnamedNodes,
             Mistake::RootAsMin => Mistake::WrongRootPlayer,
+            Mistake::InputCrPlayer | Mistake::InputCrColoursLate => Mistake::InputCr,
             other => other,
         }
     }
@@ -290,7 +306,9 @@ impl Mistake {
     /// per kind (see [`Mistake::kind`]); `check` gives the catalogue's name beside it.
     pub const fn label(self) -> &'static str {
         match self {
-            Mistake::InputCr => "input.txt read with its CR (strip '\\r' when reading it)",
+            Mistake::InputCr | Mistake::InputCrPlayer | Mistake::InputCrColoursLate => {
+                "input.txt read with its CR (strip '\\r' when reading it)"
+            }
             Mistake::OneDirectionFlips => "flips in one direction only",
             Mistake::DuplicateMoves => "a move listed once per direction",
             Mistake::SkipsA1 | Mistake::SkipsColumnA => "squares never tried as moves",
@@ -342,6 +360,8 @@ impl Mistake {
     pub const fn stage(self) -> Stage {
         match self {
             Mistake::InputCr
+            | Mistake::InputCrPlayer
+            | Mistake::InputCrColoursLate
             | Mistake::OneDirectionFlips
             | Mistake::DuplicateMoves
             | Mistake::SkipsA1
@@ -398,6 +418,8 @@ impl Mistake {
             | Mistake::NoLineAtCutoff
             | Mistake::FailHard => alpha_beta,
             Mistake::InputCr
+            | Mistake::InputCrPlayer
+            | Mistake::InputCrColoursLate
             | Mistake::OneDirectionFlips
             | Mistake::SkipsA1
             | Mistake::SkipsColumnA

@@ -220,9 +220,34 @@ fn telling_cases(problem: &Problem, ambient: &Ambient, alike: &[Mistake]) -> Str
         mutants::write(&at, ambient.style, ambient.others.with(fault), LIMIT)
     };
     let first = alike[0];
+    let mut text = String::new();
+    // A program that reads the CR of input.txt reads none in the same file with LF
+    // line ends: there it writes the right lines, and the others still differ.
+    let reads_cr = |f: Mistake| f.kind() == Mistake::InputCr;
+    let (cr, rest): (Vec<Mistake>, Vec<Mistake>) = alike.iter().partition(|&&f| reads_cr(f));
+    let byte_form_only_besides = ambient.others.iter().all(byte_form_only);
+    let lf_tells = !cr.is_empty() && !rest.is_empty() && byte_form_only_besides;
+    if lf_tells {
+        let names = |faults: &[Mistake]| {
+            let names: Vec<String> = faults.iter().map(Mistake::to_string).collect();
+            names.join(" and ")
+        };
+        text += &format!(
+            "To tell the CR from the others, run your program on the same input.txt with \
+             LF line ends (no CR to read): {} then write{} the expected lines, {} do{} \
+             not. ",
+            names(&cr),
+            if cr.len() == 1 { "s" } else { "" },
+            names(&rest),
+            if rest.len() == 1 { "es" } else { "" },
+        );
+    }
     let mut told = Vec::new();
     let mut untold = Vec::new();
     for &other in &alike[1..] {
+        if lf_tells && reads_cr(first) != reads_cr(other) {
+            continue;
+        }
         let depth = nearby_depths(problem.depth).into_iter().find(|&depth| {
             match (write(depth, first), write(depth, other)) {
                 (Some(a), Some(b)) => a != b,
@@ -234,7 +259,6 @@ fn telling_cases(problem: &Problem, ambient: &Ambient, alike: &[Mistake]) -> Str
             None => untold.push(other.to_string()),
         }
     }
-    let mut text = String::new();
     if !told.is_empty() {
         text += &format!(
             "To tell them apart, run your program on the same input with another cut-off \
@@ -542,6 +566,30 @@ impl<'a> Context<'a> {
                  \"{}\\r\", which matches no disc, and every board row is 9 characters, the \
                  9th a CR (your board lines end in \\r). So it finds no move for either side \
                  and passes. Strip '\\r' (or all whitespace) from every line you read",
+                self.player()
+            ),
+            Mistake::InputCrPlayer => format!(
+                "your program reads the player line with its line end: the player is \
+                 \"{}\\r\", which matches no disc, so the root has no move and passes, and \
+                 its opponent comes out as X ('O' if p == 'X' else 'X'), which has no move \
+                 either with no disc of the player's to turn; the values count X's discs \
+                 against the player and O's for nobody. Strip '\\r' (or all whitespace) \
+                 from every line you read",
+                self.player()
+            ),
+            Mistake::InputCrColoursLate => format!(
+                "your program reads the player line with its line end: the player is \
+                 \"{}\\r\", which matches no disc, so the root has no move and passes; \
+                 the side after it is X ('O' if p == 'X' else 'X'), then O, and so on{}. \
+                 A leaf after two passes in a row is counted for the side to move there, a \
+                 leaf at the cut-off depth for \"{}\\r\", against which every disc \
+                 counts. Strip '\\r' (or all whitespace) from every line you read",
+                self.player(),
+                if self.player() == 'X' {
+                    " (one ply late: after X's pass O moves)"
+                } else {
+                    ""
+                },
                 self.player()
             ),
             Mistake::OneDirectionFlips => match self.multi_direction_move() {

@@ -117,9 +117,16 @@ impl Searcher<'_> {
         Ok(())
     }
 
-    /// E at a leaf where `max` tells whether MAX is to move.
-    fn evaluate(&self, grid: &Grid, max: bool) -> i32 {
-        let mut value = grid.score(self.max_symbol, self.min_symbol);
+    /// E at a leaf where `max` tells whether MAX is to move, `me` against `them`;
+    /// `by_passes` when two passes in a row end the game there.
+    fn evaluate(&self, grid: &Grid, max: bool, (me, them): (u8, u8), by_passes: bool) -> i32 {
+        let mut value = match (self.faults.has(Mistake::InputCrColoursLate), by_passes) {
+            (false, _) => grid.score(self.max_symbol, self.min_symbol),
+            // (the side to move there against its opponent)
+            (true, true) => grid.score(me, them),
+            // (for "X\r", which no disc is: every disc counts against it)
+            (true, false) => -grid.score(b'X', NOBODY) - grid.score(b'O', NOBODY),
+        };
         if self.faults.has(Mistake::WrongRootPlayer) {
             value = -value;
         }
@@ -187,7 +194,8 @@ impl Searcher<'_> {
         let moves = grid.moves(me, them, self.rules);
         let blocked_leaf = moves.is_empty() && self.faults.has(Mistake::NoPassNode);
         if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
-            let value = self.evaluate(grid, max);
+            let by_passes = passes.consecutive >= 2;
+            let value = self.evaluate(grid, max, (me, them), by_passes);
             self.print(name, depth, value, alpha, beta)?;
             if record == Record::RootMove {
                 self.grandchild_best = Some(value);
@@ -243,12 +251,18 @@ impl Searcher<'_> {
                 (Record::Root, Name::Cell(_)) => Record::RootMove,
                 _ => Record::Nothing,
             };
+            // (a side read as "X\r" has `X` for its opponent, and `X` has `O`)
+            let (next, after) = match self.faults.has(Mistake::InputCrColoursLate) {
+                true if them == b'X' => (b'X', b'O'),
+                true if them == b'O' => (b'O', b'X'),
+                _ => (them, me),
+            };
             let child_value = self.visit(
                 &child,
                 child_name,
                 child_depth,
                 child_passes,
-                (!max, them, me),
+                (!max, next, after),
                 (alpha, beta),
                 child_record,
             )?;
@@ -353,7 +367,10 @@ pub(super) fn run(
         _ => (b'O', b'X'),
     };
     // A player read as "X\r" owns no cell; its opponent comes out as X either way.
-    let (me, them) = if faults.has(Mistake::InputCr) {
+    let reads_cr = faults.has(Mistake::InputCr)
+        || faults.has(Mistake::InputCrPlayer)
+        || faults.has(Mistake::InputCrColoursLate);
+    let (me, them) = if reads_cr {
         (NOBODY, b'X')
     } else {
         (player, opponent)
@@ -415,7 +432,8 @@ pub(super) fn run(
         children
             .iter()
             .find(|&&(name, _, child)| {
-                matches!(name, Name::Cell(_)) && searcher.evaluate(&child, !root_max) == root_value
+                matches!(name, Name::Cell(_))
+                    && searcher.evaluate(&child, !root_max, (them, me), false) == root_value
             })
             .map(|&(_, _, child)| child)
     } else if faults.has(Mistake::FirstMoveBoard) {
