@@ -663,5 +663,5 @@ fn a_line_deleted_after_a_cutoff_is_named_missing() {
     let report = check_with_input(&handout(), &written, false, Some(&handout_problem()));
     let difference = report.difference.as_ref().unwrap();
     assert_eq!(difference.mistake, Some(Mistake::NoLineAtCutoff));
-    assert!(difference.explanation.starts_with("Certain"));
+    assert!(difference.explanation.starts_with("Reproduced"));
 }

@@ -49,8 +49,8 @@ pub struct CheckArgs {
     #[arg(long)]
     json: bool,
     /// The case's input: then the catalogue of known mistakes is run on it to name
-    /// every mistake with certainty, moves are checked for legality, and the board
-    /// where the logs part is shown.
+    /// every mistake whose program writes the file byte for byte, moves are checked
+    /// for legality, and the board where the logs part is shown.
     #[arg(long, value_name = "PATH")]
     input: Option<PathBuf>,
     /// After the first difference, list every distinct mistake in the file, each with

@@ -1,8 +1,8 @@
-//! Naming every mistake in a file with certainty: run the bug catalogue
+//! Naming every mistake in a file by reproducing it: run the bug catalogue
 //! ([`super::mutants`]) on the case's input and find the faults whose program writes
 //! the student's file.
 //!
-//! A single fault whose program writes the file byte for byte is certain. Otherwise
+//! A single fault whose program writes the file byte for byte reproduces it. Otherwise
 //! faults are added one at a time, each time the one whose program comes closest to
 //! the file (fewest lines to insert or delete), upstream faults first among equals,
 //! until the file is reproduced or no fault brings it closer. Each fault found is then

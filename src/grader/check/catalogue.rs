@@ -283,7 +283,9 @@ fn telling_cases(problem: &Problem, ambient: &Ambient, alike: &[Mistake]) -> Str
     text
 }
 
-/// How sure the label is, in words.
+/// How sure the label is, in words: a program of the catalogue that writes the file
+/// byte for byte proves that much (a bug outside the catalogue may write the same
+/// bytes), so the words say what was reproduced, not that the code has the mistake.
 fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
     let others = || {
         let labels: Vec<String> = diagnosis
@@ -300,14 +302,15 @@ fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
         found.alike.as_slice(),
     ) {
         (true, 1, []) => format!(
-            "Certain: a program with this one mistake ({}) writes your file byte for byte.",
+            "Reproduced: a program with this one mistake ({}) writes your file byte for \
+             byte, and no other program of the catalogue does.",
             found.fault
         ),
         (false, ..) | (true, 1, [_, ..]) => {
             unreachable!("only an exact diagnosis of one program is told as the cause")
         }
         (true, n, _) => format!(
-            "Certain: a program with these {n} mistakes writes your file byte for byte; this \
+            "Reproduced: a program with these {n} mistakes writes your file byte for byte; this \
              one ({}) shows first, then {} (see `check --all`).",
             found.fault,
             others()

@@ -108,9 +108,9 @@ pub fn check(expected: &[u8], actual: &[u8], lenient: bool) -> Report {
 }
 
 /// Like [`check`], knowing the case's input: the catalogue of known mistakes
-/// ([`crate::grader::mutants`]) is run on it to name every mistake in the file with
-/// certainty where a known program writes it, moves are checked for legality, and the
-/// board where the files part is shown.
+/// ([`crate::grader::mutants`]) is run on it to name every mistake in the file whose
+/// program writes it byte for byte, moves are checked for legality, and the board
+/// where the files part is shown.
 pub fn check_with_input(
     expected: &[u8],
     actual: &[u8],

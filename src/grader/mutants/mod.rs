@@ -7,7 +7,7 @@
 //! fault on it writes our solver's output byte for byte (a test checks that over
 //! `testcases/` and generated cases); with faults on it writes what a program with
 //! those bugs writes. `check` runs it to
-//! name the mistakes in a student's file with certainty, `gen --catch-every-fault`
+//! name the mistakes in a student's file by reproducing it, `gen --catch-every-fault`
 //! to choose cases that catch every fault, and the tests to measure `check`.
 //!
 //! It never touches the plain solver: the fast search in [`crate::course_search`]
