@@ -377,7 +377,7 @@ fn measure_pairs(problems: &[Problem], pairs_per_problem: usize) -> PairScore {
 #[test]
 fn check_all_names_both_faults_of_two() {
     let problems: Vec<Problem> = ci_problems().iter().step_by(3).cloned().collect();
-    let score = measure_pairs(&problems, 7);
+    let score = measure_pairs(&problems, 9);
     println!("{score:?}");
     assert!(score.tried > 25, "{score:?}");
     assert_eq!(
@@ -399,13 +399,22 @@ fn check_all_names_both_faults_of_two_large_sweep() {
     );
 }
 
-/// The board kept by its best grandchild: a Spring 2017 solution records the depth-1
-/// board whenever one of its children returns a value greater than any before; the
-/// mutant writes what it wrote on the corpus's two cases (LF line ends, and on the
-/// second a final line end).
+/// Faults met in students' programs (testcases/corpus): the mutant with the fault writes
+/// byte for byte what the program wrote (LF line ends, a final one when it wrote
+/// one), and the mutant without it does not.
 #[test]
-fn best_grandchild_board_writes_what_the_students_program_wrote() {
-    for case in ["chenglin-ai-s2017-1", "chenglin-ai-s2017-2"] {
+fn faults_of_the_corpus_write_what_the_students_programs_wrote() {
+    for (case, fault) in [
+        // the depth-1 board kept whenever a child returns a greater value
+        ("chenglin-ai-s2017-1", Mistake::BestGrandchildBoard),
+        ("chenglin-ai-s2017-2", Mistake::BestGrandchildBoard),
+        // the player read as "X\r", the board by cell
+        ("prince-reversi-s2017-1", Mistake::InputCrPlayer),
+        ("prince-reversi-s2017-2", Mistake::InputCrPlayer),
+        ("rishabh-alphabeta-s2017-1", Mistake::InputCrColoursLate),
+        // Fall 2014's end rule without the full board
+        ("stormhair-csci561-f2014-1", Mistake::FullBoardNotTerminal),
+    ] {
         let dir = format!("{}/testcases/corpus/{case}", env!("CARGO_MANIFEST_DIR"));
         let read = |name: &str| fs::read(format!("{dir}/{name}")).unwrap();
         let problem = cs561::parse(&read("input.txt"), None).unwrap();
@@ -414,33 +423,20 @@ fn best_grandchild_board_writes_what_the_students_program_wrote() {
             line_end: LineEnd::Lf,
             final_newline: actual.ends_with(b"\n"),
         };
-        let faults = Faults::one(Mistake::BestGrandchildBoard);
-        let written = mutants::write(&problem, style, faults, 100_000).unwrap();
-        assert!(written == actual, "{case}");
-        let right = mutants::write(&problem, style, Faults::NONE, 100_000).unwrap();
-        assert!(right != actual, "{case}");
+        let write = |faults: Faults| mutants::write(&problem, style, faults, 100_000).unwrap();
+        assert!(write(Faults::one(fault)) == actual, "{case}: {fault}");
+        assert!(write(Faults::NONE) != actual, "{case}");
     }
-}
-
-/// The CR variants write what the students' programs wrote on the official case 2
-/// (LF line ends, no final one): the player read as "X\r", the board by cell.
-#[test]
-fn cr_variants_write_what_the_students_programs_wrote() {
-    for (case, fault) in [
-        ("prince-reversi-s2017-1", Mistake::InputCrPlayer),
-        ("prince-reversi-s2017-2", Mistake::InputCrPlayer),
-        ("rishabh-alphabeta-s2017-1", Mistake::InputCrColoursLate),
-    ] {
-        let dir = format!("{}/testcases/corpus/{case}", env!("CARGO_MANIFEST_DIR"));
-        let read = |name: &str| fs::read(format!("{dir}/{name}")).unwrap();
-        let problem = cs561::parse(&read("input.txt"), None).unwrap();
-        let style = Style {
-            line_end: LineEnd::Lf,
-            final_newline: false,
-        };
-        let written = mutants::write(&problem, style, Faults::one(fault), 1_000).unwrap();
-        assert!(written == read("actual.txt"), "{case}");
-        let cr = mutants::write(&problem, style, Faults::one(Mistake::InputCr), 1_000).unwrap();
-        assert!(cr != read("actual.txt"), "{case}: the rows keep their CR");
-    }
+    // The catalogue's first CR program keeps the CR in the rows: not these files.
+    let dir = format!(
+        "{}/testcases/corpus/prince-reversi-s2017-1",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let problem = cs561::parse(&fs::read(format!("{dir}/input.txt")).unwrap(), None).unwrap();
+    let style = Style {
+        line_end: LineEnd::Lf,
+        final_newline: false,
+    };
+    let cr = mutants::write(&problem, style, Faults::one(Mistake::InputCr), 1_000).unwrap();
+    assert!(cr.starts_with(b"********\r\n"));
 }

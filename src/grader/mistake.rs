@@ -96,6 +96,10 @@ pub enum Mistake {
     /// The revised release's end rule (only two passes in a row) applied to an
     /// s2017-jan or f2014 case.
     NewerEndRule,
+    /// The older release's end rule without its full-board test, on an s2017-jan or
+    /// f2014 case: a colour gone or a second pass on the path ends the game, a full
+    /// board does not (its side cannot move, so it passes).
+    FullBoardNotTerminal,
     /// The end-of-game test reads the parent's name (`dad == "pass"` and no legal
     /// move): a node reached by a move right after a pass, whose side cannot move, is
     /// a leaf instead of getting its `pass` child.
@@ -181,7 +185,7 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 40] = [
+    pub const SIMULATED: [Mistake; 41] = [
         Mistake::InputCr,
         Mistake::InputCrPlayer,
         Mistake::InputCrColoursLate,
@@ -202,6 +206,7 @@ impl Mistake {
         Mistake::GameEndsEarly,
         Mistake::OlderEndRule,
         Mistake::NewerEndRule,
+        Mistake::FullBoardNotTerminal,
         Mistake::PassTestOnParent,
         Mistake::StalePassFlag,
         Mistake::ExpandsAtCutoffDepth,
@@ -252,6 +257,7 @@ impl Mistake {
             Mistake::GameEndsEarly => "game-ends-early",
             Mistake::OlderEndRule => "older-end-rule",
             Mistake::NewerEndRule => "newer-end-rule",
+            Mistake::FullBoardNotTerminal => "full-board-not-terminal",
             Mistake::PassTestOnParent => "pass-test-on-parent",
             Mistake::StalePassFlag => "stale-pass-flag",
             Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
@@ -322,6 +328,7 @@ impl Mistake {
             Mistake::GameEndsEarly => "game over one node early (no second pass)",
             Mistake::OlderEndRule => "the first samples' end-of-game rule",
             Mistake::NewerEndRule => "the revised end-of-game rule",
+            Mistake::FullBoardNotTerminal => "a full board not the end of the game",
             Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
             Mistake::StalePassFlag => "a pass flag never reset (stale)",
             Mistake::DepthFromOne => "depths counted from 1",
@@ -411,7 +418,9 @@ impl Mistake {
         let alpha_beta = problem.task == Task::AlphaBeta;
         match self {
             Mistake::OlderEndRule => problem.dialect == Dialect::S2017 && log,
-            Mistake::NewerEndRule => problem.dialect != Dialect::S2017 && log,
+            Mistake::NewerEndRule | Mistake::FullBoardNotTerminal => {
+                problem.dialect != Dialect::S2017 && log
+            }
             Mistake::StrictPruning
             | Mistake::UpdateBeforeCutoff
             | Mistake::NoPruning

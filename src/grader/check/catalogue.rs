@@ -692,14 +692,42 @@ impl<'a> Context<'a> {
                 .into(),
             Mistake::NewerEndRule => format!(
                 "this case follows the {} rule: the game also ends on a full board, when one \
-                 colour has no discs, or at the second pass on the path. Your program applies \
-                 the revised Spring 2017 rule (only two passes in a row end it)",
+                 colour has no discs, or at the second pass on the path. Your file goes on \
+                 past a node where that rule ends the game, as a program with the revised \
+                 Spring 2017 rule (only two passes in a row end the game) does",
                 if self.problem.dialect == Dialect::F2014 {
                     "Fall 2014"
                 } else {
                     "first Spring 2017 samples'"
                 }
             ),
+            Mistake::FullBoardNotTerminal => {
+                let full = self
+                    .root
+                    .at(&self.path())
+                    .is_some_and(|p| p.board.own | p.board.opp == u64::MAX);
+                let release = if self.problem.dialect == Dialect::F2014 {
+                    "Fall 2014"
+                } else {
+                    "first Spring 2017 samples'"
+                };
+                let here = if full {
+                    format!(
+                        "the board at {name} is full, so under the {release} rule the game is \
+                         over there: {name} is a leaf, printed once with E(s). "
+                    )
+                } else {
+                    format!(
+                        "under the {release} rule a full board ends the game: it is a leaf, \
+                         printed once with E(s). "
+                    )
+                };
+                format!(
+                    "{here}Your file goes on below a full board, as a program does whose \
+                     end-of-game test has the other parts of that rule (one colour with no \
+                     discs, a second pass on the path) but not the full board"
+                )
+            }
             Mistake::PassTestOnParent => format!(
                 "{name} was reached by a move, not a pass, so it does not end the game: its \
                  side has no legal move and it gets exactly one child, `pass`. Your program \

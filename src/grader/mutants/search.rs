@@ -167,8 +167,9 @@ impl Searcher<'_> {
                 LeafRule::GameOverOrSecondPass => passes.total >= passes_to_end,
             }
         };
+        let full = grid.count(EMPTY) == 0 && !self.faults.has(Mistake::FullBoardNotTerminal);
         let game_over = self.leaf_rule == LeafRule::GameOverOrSecondPass
-            && (grid.count(me) == 0 || grid.count(them) == 0 || grid.count(EMPTY) == 0);
+            && (grid.count(me) == 0 || grid.count(them) == 0 || full);
         let seen_early = self.faults.has(Mistake::GameEndsEarly)
             && passes.consecutive >= 1
             && grid.moves(me, them, self.rules).is_empty();
