@@ -440,3 +440,27 @@ fn faults_of_the_corpus_write_what_the_students_programs_wrote() {
     let cr = mutants::write(&problem, style, Faults::one(Mistake::InputCr), 1_000).unwrap();
     assert!(cr.starts_with(b"********\r\n"));
 }
+
+/// D = 0 searched to the end of the game (a cut-off test `depth == D` on children):
+/// on a board with one empty square the mutant plays it, and `check` names the fault.
+#[test]
+fn zero_depth_ignored_searches_to_the_end() {
+    let mut rows = vec!["XXXXXXXX"; 7];
+    rows.push("XXXXXOX*");
+    let input = format!("O\n0\n{}\n", rows.join("\n"));
+    let problem = cs561::parse(input.as_bytes(), None).unwrap();
+    let style = Style::default();
+    let expected = solve_problem(&problem, style);
+    let faults = Faults::one(Mistake::ZeroDepthIgnored);
+    let output =
+        String::from_utf8(mutants::write(&problem, style, faults, 1_000).unwrap()).unwrap();
+    assert!(
+        output.contains("\r\nroot,0,-Infinity,-Infinity,Infinity\r\nh8,1,Infinity,"),
+        "{output}"
+    );
+    assert!(output.starts_with("XXXXXXXX\r\n"), "{output}");
+    assert!(output.contains("\r\nXXXXXOOO\r\nNode,"), "{output}");
+    let report = check_with_input(&expected, output.as_bytes(), false, Some(&problem));
+    let named = report.difference.and_then(|d| d.mistake);
+    assert_eq!(named, Some(Mistake::ZeroDepthIgnored));
+}

@@ -110,6 +110,10 @@ pub enum Mistake {
     StalePassFlag,
     /// A node at the cut-off depth expanded: the leaf test is `depth > D`.
     ExpandsAtCutoffDepth,
+    /// D = 0 never cuts: the cut-off test compares a child's depth with D for
+    /// equality (`depth == D`), and the root's children start at depth 1, so at D = 0
+    /// the root is searched to the end of the game and a move is made.
+    ZeroDepthIgnored,
     /// The root counted as depth 1: every printed depth is one more, and the search
     /// stops one ply early.
     DepthFromOne,
@@ -185,7 +189,7 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 41] = [
+    pub const SIMULATED: [Mistake; 42] = [
         Mistake::InputCr,
         Mistake::InputCrPlayer,
         Mistake::InputCrColoursLate,
@@ -210,6 +214,7 @@ impl Mistake {
         Mistake::PassTestOnParent,
         Mistake::StalePassFlag,
         Mistake::ExpandsAtCutoffDepth,
+        Mistake::ZeroDepthIgnored,
         Mistake::DepthFromOne,
         Mistake::WrongRootPlayer,
         Mistake::RootAsMin,
@@ -261,6 +266,7 @@ impl Mistake {
             Mistake::PassTestOnParent => "pass-test-on-parent",
             Mistake::StalePassFlag => "stale-pass-flag",
             Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
+            Mistake::ZeroDepthIgnored => "zero-depth-ignored",
             Mistake::DepthFromOne => "depth-from-one",
             Mistake::WrongRootPlayer => "wrong-root-player",
             Mistake::RootAsMin => "root-as-min",
@@ -299,7 +305,7 @@ impl Mistake {
     pub const fn kind(self) -> Mistake {
         match self {
             Mistake::StrictPruning => Mistake::PrunedTooLate,
-            Mistake::ExpandsAtCutoffDepth => Mistake::CutoffDepth,
+            Mistake::ExpandsAtCutoffDepth | Mistake::ZeroDepthIgnored => Mistake::CutoffDepth,
             Mistake::ColumnMajorOrder => Mistake::MoveOrder,
             Mistake::ColumnANamedRoot | Mistake::Row1NulNames => Mistake::MisnamedNodes,
             Mistake::RootAsMin => Mistake::WrongRootPlayer,
@@ -351,7 +357,9 @@ impl Mistake {
             Mistake::ExtraPass => "extra pass node",
             Mistake::PrunedTooEarly => "pruning too early (lines missing)",
             Mistake::PrunedTooLate | Mistake::StrictPruning => "pruning too late (extra lines)",
-            Mistake::CutoffDepth | Mistake::ExpandsAtCutoffDepth => "wrong cut-off depth",
+            Mistake::CutoffDepth | Mistake::ExpandsAtCutoffDepth | Mistake::ZeroDepthIgnored => {
+                "wrong cut-off depth"
+            }
             Mistake::MoveOrder | Mistake::ColumnMajorOrder => "moves out of positional order",
             Mistake::MisnamedNodes | Mistake::ColumnANamedRoot | Mistake::Row1NulNames => {
                 "nodes printed under a wrong name"

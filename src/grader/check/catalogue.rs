@@ -745,6 +745,12 @@ impl<'a> Context<'a> {
                  with E(s); your program expands it: its leaf test is depth > D instead of \
                  depth == D"
             ),
+            Mistake::ZeroDepthIgnored => "the cut-off depth D is 0, so the root is a leaf: \
+                 it prints its E(s) once, and the next board is the input board unchanged. \
+                 Your file searches the root's moves to the end of the game, as a program does \
+                 whose cut-off test compares a child's depth with D for equality (depth == D), \
+                 which no child (depth 1 and more) meets when D is 0"
+                .into(),
             Mistake::DepthFromOne => "the root is at depth 0 and its children at depth 1; your \
                  depths count the root as 1, so every depth is one more and the search stops \
                  one ply early"

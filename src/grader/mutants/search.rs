@@ -146,7 +146,10 @@ impl Searcher<'_> {
         them: u8,
     ) -> bool {
         let printed = depth + u32::from(self.faults.has(Mistake::DepthFromOne));
-        let at_cutoff = if self.faults.has(Mistake::ExpandsAtCutoffDepth) {
+        let at_cutoff = if self.faults.has(Mistake::ZeroDepthIgnored) && self.cutoff_depth == 0 {
+            // (`depth == D` tested on children, whose depths start at 1)
+            false
+        } else if self.faults.has(Mistake::ExpandsAtCutoffDepth) {
             printed > self.cutoff_depth
         } else {
             printed >= self.cutoff_depth
