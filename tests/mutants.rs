@@ -414,6 +414,8 @@ fn faults_of_the_corpus_write_what_the_students_programs_wrote() {
         ("rishabh-alphabeta-s2017-1", Mistake::InputCrColoursLate),
         // Fall 2014's end rule without the full board
         ("stormhair-csci561-f2014-1", Mistake::FullBoardNotTerminal),
+        // a MIN pass that calls the MAX function for the same player
+        ("slyar-cs561-search-f2014-1", Mistake::MinPassKeepsSide),
     ] {
         let dir = format!("{}/testcases/corpus/{case}", env!("CARGO_MANIFEST_DIR"));
         let read = |name: &str| fs::read(format!("{dir}/{name}")).unwrap();

@@ -108,6 +108,11 @@ pub enum Mistake {
     /// backs up: after the first pass of the search, every pass is taken as the
     /// second one in a row and is a leaf.
     StalePassFlag,
+    /// A MIN node with no legal move makes its `pass` child a MAX node for the same
+    /// side (the MAX function called with the player, not the opponent): the side that
+    /// just passed looks for moves again, finds none and passes once more. A MAX
+    /// node's pass hands the move over as it should.
+    MinPassKeepsSide,
     /// A node at the cut-off depth expanded: the leaf test is `depth > D`.
     ExpandsAtCutoffDepth,
     /// D = 0 never cuts: the cut-off test compares a child's depth with D for
@@ -189,7 +194,7 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 42] = [
+    pub const SIMULATED: [Mistake; 43] = [
         Mistake::InputCr,
         Mistake::InputCrPlayer,
         Mistake::InputCrColoursLate,
@@ -213,6 +218,7 @@ impl Mistake {
         Mistake::FullBoardNotTerminal,
         Mistake::PassTestOnParent,
         Mistake::StalePassFlag,
+        Mistake::MinPassKeepsSide,
         Mistake::ExpandsAtCutoffDepth,
         Mistake::ZeroDepthIgnored,
         Mistake::DepthFromOne,
@@ -265,6 +271,7 @@ impl Mistake {
             Mistake::FullBoardNotTerminal => "full-board-not-terminal",
             Mistake::PassTestOnParent => "pass-test-on-parent",
             Mistake::StalePassFlag => "stale-pass-flag",
+            Mistake::MinPassKeepsSide => "min-pass-keeps-side",
             Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
             Mistake::ZeroDepthIgnored => "zero-depth-ignored",
             Mistake::DepthFromOne => "depth-from-one",
@@ -337,6 +344,7 @@ impl Mistake {
             Mistake::FullBoardNotTerminal => "a full board not the end of the game",
             Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
             Mistake::StalePassFlag => "a pass flag never reset (stale)",
+            Mistake::MinPassKeepsSide => "a pass at MIN that keeps the side to move",
             Mistake::DepthFromOne => "depths counted from 1",
             Mistake::WrongRootPlayer | Mistake::RootAsMin => "wrong root player as MAX",
             Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",

@@ -740,6 +740,34 @@ impl<'a> Context<'a> {
                  an earlier pass elsewhere in the tree is never reset when the search backs \
                  up. Keep the pass state per node (a parameter), not in a global"
             ),
+            Mistake::MinPassKeepsSide => {
+                let path = self.path();
+                // (the last pass on the path, made at a MIN node: an odd depth)
+                let pass = path
+                    .iter()
+                    .rposition(|&n| n == "pass")
+                    .filter(|&i| i % 2 == 0);
+                let at_pass = pass.and_then(|i| self.root.at(&path[..=i]));
+                match (pass, at_pass) {
+                    (Some(i), Some(position)) => {
+                        let mover = char::from(position.player.symbol());
+                        let passer = if mover == 'X' { 'O' } else { 'X' };
+                        format!(
+                            "{passer} has no legal move at {}, a MIN node, so it passes and \
+                             {mover} moves next, below {}. Your file has {passer}, who just \
+                             passed, look for moves again there, as a program does whose MIN \
+                             pass calls the MAX function with the same player instead of the \
+                             opponent",
+                            log::path_text(&path[..i]),
+                            log::path_text(&path[..=i])
+                        )
+                    }
+                    _ => "after a pass the other player moves; your file has the side that \
+                          passed at a MIN node look for moves again, as a program does whose \
+                          MIN pass calls the MAX function with the same player"
+                        .into(),
+                }
+            }
             Mistake::ExpandsAtCutoffDepth => format!(
                 "{name} is at depth {depth}, the cut-off depth D, so it is a leaf printed once \
                  with E(s); your program expands it: its leaf test is depth > D instead of \

@@ -261,6 +261,14 @@ impl Searcher<'_> {
                 true if them == b'O' => (b'O', b'X'),
                 _ => (them, me),
             };
+            // (the MAX function called for the player who just passed)
+            let keeps_side =
+                child_name == Name::Pass && !max && self.faults.has(Mistake::MinPassKeepsSide);
+            let (next, after) = if keeps_side {
+                (me, them)
+            } else {
+                (next, after)
+            };
             let child_value = self.visit(
                 &child,
                 child_name,
