@@ -7,12 +7,13 @@ mod common;
 
 use common::{board_text, playout};
 use proptest::prelude::*;
-use reversi::format::cs561::{self, Problem};
+use reversi::format::cs561::{self, Dialect, Problem};
 use reversi::format::Style;
 use reversi::grader::check::{check, check_with_input, Report};
 use reversi::grader::log::{self, Entry, LOG_START};
 use reversi::grader::mistake::Mistake;
 use reversi::grader::mutants::{self, Faults};
+use reversi::grader::replay::Position;
 
 /// A claim `name ... v OP bound b` read from an explanation.
 #[derive(Debug)]
@@ -235,4 +236,155 @@ fn the_claims_of_the_handouts_cutoff_are_read_and_hold() {
     let lines: Vec<String> = text.split("\r\n").map(str::to_string).collect();
     let false_claim = &claims("c4 (MIN) has value -3 <= alpha -5", "root > c4")[0];
     assert!(!holds(false_claim, &lines, "root > c4"));
+}
+
+/// The values the root's grandchildren return in a log (a depth-2 line followed by a
+/// depth-1 line), and those of the root's moves that are leaves, by root move in order.
+fn grandchild_returns(expected: &[String]) -> Vec<(String, Vec<i32>)> {
+    let entries: Vec<Entry> = expected
+        .iter()
+        .skip(LOG_START)
+        .map(|l| Entry::parse(l))
+        .collect();
+    let mut out: Vec<(String, Vec<i32>)> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let next = entries.get(i + 1).and_then(|n| n.depth);
+        match e.depth {
+            Some(1) if log::is_first_print(&entries, i) && e.name != "pass" => {
+                let own = if next == Some(0) { e.value() } else { None };
+                out.push((e.name.to_string(), own.into_iter().collect()));
+            }
+            Some(2) if next == Some(1) => {
+                if let (Some(last), Some(v)) = (out.last_mut(), e.value()) {
+                    last.1.push(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The words after `marker` in `text`, up to `end`.
+fn after<'t>(text: &'t str, marker: &str, end: char) -> Option<&'t str> {
+    let start = text.find(marker)? + marker.len();
+    let rest = &text[start..];
+    Some(&rest[..rest.find(end).unwrap_or(rest.len())])
+}
+
+/// The claims of the sentences about the next board kept by a grandchild, a pass at
+/// MIN and a full board hold in the expected tree: the greatest value a grandchild
+/// returns and the root move it is first under; the side with no move at a MIN node;
+/// the board that is full.
+fn check_tree_claims(report: &Report, expected: &[u8], problem: &Problem) -> usize {
+    let lines: Vec<String> = String::from_utf8_lossy(expected)
+        .split("\r\n")
+        .map(str::to_string)
+        .collect();
+    let mut texts: Vec<String> = report
+        .candidates
+        .iter()
+        .map(|c| c.evidence.clone())
+        .collect();
+    texts.extend(report.difference.iter().map(|d| d.explanation.clone()));
+    let root = Position::root(problem);
+    let mut count = 0;
+    for text in &texts {
+        if let Some(claim) = after(
+            text,
+            "the greatest value a grandchild of the root returns is ",
+            ',',
+        ) {
+            let value: i32 = claim.parse().unwrap();
+            let under = after(text, "first under ", ',').unwrap();
+            let returns = grandchild_returns(&lines);
+            let greatest = returns.iter().flat_map(|(_, v)| v.iter().copied()).max();
+            assert_eq!(greatest, Some(value), "{text}");
+            let first = returns.iter().find(|(_, v)| v.contains(&value)).unwrap();
+            assert_eq!(first.0, under, "{text}");
+            count += 1;
+        }
+        if let Some(at) = after(text, " has no legal move at ", ',') {
+            let passer = text[..text.find(" has no legal move at ").unwrap()]
+                .chars()
+                .last()
+                .unwrap();
+            let path: Vec<&str> = at.split(" > ").collect();
+            let position = root.at(&path).unwrap();
+            assert_eq!(position.board.moves(), 0, "{text}");
+            assert_eq!(char::from(position.player.symbol()), passer, "{text}");
+            assert!(path.len() % 2 == 0, "a MIN node: {text}");
+            count += 1;
+        }
+        if let Some(name) =
+            after(text, "he board at ", ' ').filter(|_| text.contains(" is full, so"))
+        {
+            let node = report.difference.as_ref().and_then(|d| d.node.clone());
+            let node = node.unwrap_or_default();
+            assert!(node.ends_with(name), "{text}");
+            let path: Vec<&str> = node.split(" > ").collect();
+            let board = root.at(&path).unwrap().board;
+            assert_eq!(board.own | board.opp, u64::MAX, "{text}");
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The faults whose sentences speak of the tree's shape and boards.
+const TREE_FAULTS: [Mistake; 3] = [
+    Mistake::BestGrandchildBoard,
+    Mistake::MinPassKeepsSide,
+    Mistake::FullBoardNotTerminal,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    #[test]
+    fn every_claim_about_the_tree_holds(
+        choices in prop::collection::vec(any::<u8>(), 30..62),
+        depth in 2u32..5,
+        o in any::<bool>(),
+        fault in 0..TREE_FAULTS.len(),
+    ) {
+        let Some(mut problem) = problem(&choices, depth, o) else { return Ok(()) };
+        if TREE_FAULTS[fault] == Mistake::FullBoardNotTerminal {
+            problem.dialect = Dialect::S2017Jan;
+        }
+        let style = Style::default();
+        let Some(expected) = mutants::write(&problem, style, Faults::NONE, 3000) else {
+            return Ok(());
+        };
+        let Some(actual) = mutants::write(&problem, style, Faults::one(TREE_FAULTS[fault]), 3000)
+        else {
+            return Ok(());
+        };
+        if actual != expected {
+            let report = check_with_input(&expected, &actual, false, Some(&problem));
+            check_tree_claims(&report, &expected, &problem);
+        }
+    }
+}
+
+/// The sentences' claims are read where they are made: the corpus's programs with a
+/// board kept by a grandchild, a pass at MIN and a full board.
+#[test]
+fn the_claims_about_the_tree_are_read_on_the_corpus() {
+    for case in [
+        "chenglin-ai-s2017-1",
+        "slyar-cs561-search-f2014-1",
+        "stormhair-csci561-f2014-1",
+    ] {
+        let dir = format!("{}/testcases/corpus/{case}", env!("CARGO_MANIFEST_DIR"));
+        let read = |name: &str| std::fs::read(format!("{dir}/{name}")).unwrap();
+        let problem = cs561::parse(&read("input.txt"), None).unwrap();
+        let expected = read("output.txt");
+        let report = check_with_input(&expected, &read("actual.txt"), false, Some(&problem));
+        assert_eq!(
+            check_tree_claims(&report, &expected, &problem),
+            1,
+            "{case}: {report}"
+        );
+    }
 }
