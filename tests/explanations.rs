@@ -313,7 +313,7 @@ fn check_tree_claims(report: &Report, expected: &[u8], problem: &Problem) -> usi
             let position = root.at(&path).unwrap();
             assert_eq!(position.board.moves(), 0, "{text}");
             assert_eq!(char::from(position.player.symbol()), passer, "{text}");
-            assert!(path.len() % 2 == 0, "a MIN node: {text}");
+            assert!(path.len().is_multiple_of(2), "a MIN node: {text}");
             count += 1;
         }
         if let Some(name) =

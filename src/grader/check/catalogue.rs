@@ -746,7 +746,7 @@ impl<'a> Context<'a> {
                 let pass = path
                     .iter()
                     .rposition(|&n| n == "pass")
-                    .filter(|&i| i % 2 == 0);
+                    .filter(|&i| i.is_multiple_of(2));
                 let at_pass = pass.and_then(|i| self.root.at(&path[..=i]));
                 match (pass, at_pass) {
                     (Some(i), Some(position)) => {
