@@ -182,7 +182,7 @@ pub(super) fn settle(
     } else {
         difference.explanation = format!(
             "{NOT_EXPLAINED} {}",
-            super::catalogue::capitalized(&difference.explanation)
+            super::sentences::capitalized(&difference.explanation)
         );
     }
     candidates

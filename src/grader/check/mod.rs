@@ -8,6 +8,7 @@ mod catalogue;
 mod honest;
 mod plain;
 mod report;
+mod sentences;
 mod text;
 
 use plain::{explain_log_line, square_order};

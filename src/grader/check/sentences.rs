@@ -1,0 +1,499 @@
+//! What each mistake of the catalogue does where the files part, in words: the
+//! sentence `check` explains a difference with (true of the trees: it speaks of the
+//! file without the mistake, the reference, and of the input's positions) and the
+//! board it shows.
+
+use super::{board_cells, board_difference, cutoff_rule, kind, BoardView, Mistake};
+use crate::board::{Board, Square};
+use crate::format::cs561::{Dialect, Problem};
+use crate::grader::log::{self, Entry, LOG_START};
+use crate::grader::replay::{grid_pair, square_of, Position};
+
+/// The rules' name for a direction from a cell.
+const DIRECTION_NAMES: [(&str, i32, i32); 8] = [
+    ("up-left", -1, -1),
+    ("up", -1, 0),
+    ("up-right", -1, 1),
+    ("left", 0, -1),
+    ("right", 0, 1),
+    ("down-left", 1, -1),
+    ("down", 1, 0),
+    ("down-right", 1, 1),
+];
+
+/// The directions in which the side to move on `board` turns discs by playing
+/// `square`.
+fn bracketing_directions(board: Board, square: Square) -> Vec<&'static str> {
+    let at = |row: i32, col: i32, bits: u64| {
+        (0..8).contains(&row) && (0..8).contains(&col) && bits >> (row * 8 + col) & 1 == 1
+    };
+    let (row, col) = (i32::from(square.row()), i32::from(square.col()));
+    DIRECTION_NAMES
+        .iter()
+        .filter(|&&(_, dr, dc)| {
+            let (mut r, mut c, mut run) = (row + dr, col + dc, 0);
+            while at(r, c, board.opp) {
+                r += dr;
+                c += dc;
+                run += 1;
+            }
+            run > 0 && at(r, c, board.own)
+        })
+        .map(|&(name, ..)| name)
+        .collect()
+}
+
+/// Where the files part, seen from the reference file (the file without the mistake
+/// explained) and the student's.
+pub(super) struct Context<'a> {
+    problem: &'a Problem,
+    root: Position,
+    reference: &'a [String],
+    actual: &'a [String],
+    /// 0-based line.
+    at: usize,
+    exp: Vec<Entry<'a>>,
+    act: Vec<Entry<'a>>,
+}
+
+impl<'a> Context<'a> {
+    /// The context of line `at` (0-based) of the files.
+    pub(super) fn new(
+        problem: &'a Problem,
+        reference: &'a [String],
+        actual: &'a [String],
+        at: usize,
+    ) -> Self {
+        let entries = |lines: &'a [String]| -> Vec<Entry<'a>> {
+            lines
+                .iter()
+                .skip(LOG_START)
+                .map(|l| Entry::parse(l))
+                .collect()
+        };
+        Context {
+            problem,
+            root: Position::root(problem),
+            reference,
+            actual,
+            at,
+            exp: entries(reference),
+            act: entries(actual),
+        }
+    }
+
+    /// The log entry index of the line, if it is a log line of the reference.
+    fn entry(&self) -> Option<usize> {
+        self.at
+            .checked_sub(LOG_START)
+            .filter(|&j| j < self.exp.len())
+    }
+
+    fn path(&self) -> Vec<&'a str> {
+        self.entry()
+            .map_or_else(Vec::new, |j| log::path_at(&self.exp, j))
+    }
+
+    /// The node's path, `root (the next board)` on the board lines.
+    pub(super) fn path_text(&self) -> Option<String> {
+        if self.at < LOG_START - 1 {
+            return Some("root (the next board)".into());
+        }
+        let path = self.path();
+        (!path.is_empty()).then(|| log::path_text(&path))
+    }
+
+    /// The reference's entry and the student's at the line.
+    fn entries(&self) -> (Option<&Entry<'a>>, Option<&Entry<'a>>) {
+        let j = self.at.checked_sub(LOG_START);
+        (
+            j.and_then(|j| self.exp.get(j)),
+            j.and_then(|j| self.act.get(j)),
+        )
+    }
+
+    /// The board at the node (its parent when the student's line names another
+    /// node), as a grid.
+    fn node_board(&self) -> Option<BoardView> {
+        let path = self.path();
+        let (e, a) = self.entries();
+        let same = matches!((e, a), (Some(e), Some(a)) if e.name == a.name);
+        let shown = if same || path.len() <= 1 {
+            &path[..]
+        } else {
+            &path[..path.len() - 1]
+        };
+        let position = self.root.at(shown)?;
+        Some(BoardView {
+            title: format!("the board at {}", log::path_text(shown)),
+            grid: position.grid(),
+        })
+    }
+
+    /// The expected and the student's next board side by side, when both are 8 rows
+    /// of 8 cells once spaces and CRs are taken out.
+    fn next_boards(&self) -> Option<BoardView> {
+        let clean = |lines: &[String]| -> Option<Vec<char>> {
+            let rows: Vec<String> = lines
+                .get(..8)?
+                .iter()
+                .map(|l| l.chars().filter(|c| !matches!(c, ' ' | '\r')).collect())
+                .collect();
+            board_cells(&rows).map(|rows| rows.concat())
+        };
+        let (expected, yours) = (clean(self.reference)?, clean(self.actual)?);
+        Some(BoardView {
+            title: "the next board".into(),
+            grid: grid_pair("expected", &expected, "yours", &yours)
+                .trim_end()
+                .to_string(),
+        })
+    }
+
+    /// The root's board as a grid.
+    fn root_board(&self) -> BoardView {
+        BoardView {
+            title: "the board at root (the input)".into(),
+            grid: self.root.grid(),
+        }
+    }
+
+    fn player(&self) -> char {
+        char::from(self.problem.player.symbol())
+    }
+
+    fn values(&self) -> (String, String) {
+        let (e, a) = self.entries();
+        let value = |x: Option<&Entry>| {
+            x.and_then(|x| x.values.first().copied())
+                .unwrap_or("?")
+                .to_string()
+        };
+        (value(e), value(a))
+    }
+
+    fn node_name(&self) -> String {
+        self.entries()
+            .0
+            .map_or_else(|| "the node".into(), |e| e.name.to_string())
+    }
+
+    fn parent_text(&self) -> String {
+        let path = self.path();
+        if path.len() >= 2 {
+            log::path_text(&path[..path.len() - 1])
+        } else {
+            "root".into()
+        }
+    }
+
+    /// The first move on the way to the line (or the best move, on the board lines)
+    /// that turns discs in more than one direction.
+    fn multi_direction_move(&self) -> Option<(String, String, Vec<&'static str>)> {
+        let path: Vec<&str> = if self.at < LOG_START - 1 {
+            let best = root_best(&self.exp)?;
+            vec!["root", best]
+        } else {
+            self.path()
+        };
+        let mut position = self.root;
+        for (i, name) in path.iter().enumerate().skip(1) {
+            if let Some(square) = square_of(name) {
+                let directions = bracketing_directions(position.board, square);
+                if directions.len() > 1 {
+                    return Some((name.to_string(), log::path_text(&path[..i]), directions));
+                }
+            }
+            position = position.child(name)?;
+        }
+        None
+    }
+
+    /// What the fault does here, and the board to show.
+    pub(super) fn explain(&self, fault: Mistake) -> (String, Option<BoardView>) {
+        let (e, a) = self.entries();
+        let name = self.node_name();
+        let parent = self.parent_text();
+        let (ev, av) = self.values();
+        let depth = e.and_then(|e| e.depth).unwrap_or(0);
+        let cutoff = e.map_or_else(|| "the node reaches its cut-off".into(), cutoff_rule);
+        let bound = if e.is_some_and(Entry::is_max) {
+            "alpha"
+        } else {
+            "beta"
+        };
+        let text = match fault {
+            Mistake::InputCr => format!(
+                "your program reads input.txt with its line ends: the player line is \
+                 \"{}\\r\", which matches no disc, and every board row is 9 characters, the \
+                 9th a CR (your board lines end in \\r). So it finds no move for either side \
+                 and passes. Strip '\\r' (or all whitespace) from every line you read",
+                self.player()
+            ),
+            Mistake::OneDirectionFlips => match self.multi_direction_move() {
+                Some((square, at, directions)) => format!(
+                    "{square} at {at} brackets discs in {} directions ({}) and turns them \
+                     all; your program turns only one direction's discs (each direction's \
+                     flips replace the previous ones instead of adding to them), so the \
+                     boards from there on differ",
+                    directions.len(),
+                    directions.join(", ")
+                ),
+                None => "a move turns the bracketed discs in all 8 directions; your program \
+                         keeps only one direction's flips, so the boards below differ"
+                    .into(),
+            },
+            Mistake::DuplicateMoves => format!(
+                "your log visits {} a second time under {parent}: that move brackets discs in \
+                 more than one direction, and your program lists it once per direction. A \
+                 node has one child per legal move",
+                a.map_or("a move", |a| a.name)
+            ),
+            Mistake::SkipsA1 => format!(
+                "a1 is a legal move at {parent} and comes first in positional order; your \
+                 program never tries a1 (a loop over cells that starts at 1, or stops before \
+                 0)"
+            ),
+            Mistake::SkipsColumnA => format!(
+                "{name} is a legal move at {parent}; your program never tries a move in column \
+                 a (a column loop that starts at 1)"
+            ),
+            Mistake::ColumnANamedRoot => format!(
+                "{name} is printed as `root`: a node is named by its cell, column letter then \
+                 row (a1 to h8), and only the root is `root`"
+            ),
+            Mistake::Row1NulNames => format!(
+                "the name of {name} is written with a NUL byte where the row digit goes: \
+                 row 1 is the character '1' (write '0' + row + 1, not row)"
+            ),
+            Mistake::StrictPruning => format!(
+                "{cutoff}, so it prunes: equality prunes too (v >= beta at MAX, v <= alpha at \
+                 MIN), printing alpha and beta unchanged. Your program prunes only on a strict \
+                 inequality (v > beta, v < alpha), so it updates {bound} and goes on"
+            ),
+            Mistake::UpdateBeforeCutoff => format!(
+                "{cutoff}, so it prunes: it prints its value with alpha and beta UNCHANGED and \
+                 returns; your line updates {bound} before the test, as the handout's example \
+                 wrongly shows"
+            ),
+            Mistake::NoPruning => format!(
+                "{cutoff}, so it prunes and returns at once; your program never prunes: it \
+                 updates {bound} and visits every child (minimax with alpha and beta printed)"
+            ),
+            Mistake::NoLineAtCutoff => format!(
+                "the line after {name}'s cut-off is missing: {cutoff}, so it prunes, and it \
+                 still prints its value with alpha and beta unchanged before it returns; your \
+                 program returns without printing that line"
+            ),
+            Mistake::FailHard => format!(
+                "{name} ({}) prints v, the best value of its children so far (-Infinity at \
+                 MAX and Infinity at MIN before the first child); alpha and beta have their \
+                 own columns. Your program prints max(alpha, v) at MAX and min(beta, v) at \
+                 MIN (fail-hard): expected value {ev}, found {av}",
+                e.map_or("?", kind)
+            ),
+            Mistake::NoPassNode => format!(
+                "the side to move at {} has no legal move, so it gets exactly one child, \
+                 `pass` (same board, other player, one ply deeper); only a pass that follows \
+                 a pass ends the game. Your program makes it a leaf instead",
+                if name == "pass" {
+                    parent.clone()
+                } else {
+                    log::path_text(&self.path())
+                }
+            ),
+            Mistake::PassCostsNoDepth => format!(
+                "a pass uses up a ply like a move: a pass is one deeper than its parent and \
+                 the cut-off depth counts it; your program gives the pass its parent's depth \
+                 and so searches one ply deeper below it (expected {}, found {})",
+                e.map_or(String::new(), |e| format!("{},{}", e.name, show(e.depth))),
+                a.map_or(String::new(), |a| format!("{},{}", a.name, show(a.depth)))
+            ),
+            Mistake::GameEndsLate => format!(
+                "{}; your program goes on with a third pass",
+                self.end_rule_text()
+            ),
+            Mistake::GameEndsEarly => format!(
+                "a node reached by a pass whose side to move cannot move either still gets \
+                 its own `pass` child; {}. Your program ends the game one node early, \
+                 without the second pass",
+                self.end_rule_text()
+            ),
+            Mistake::OlderEndRule => "this case follows the revised Spring 2017 rule: only two \
+                 passes in a row end the game, and full boards, a colour with no discs and \
+                 passes that are not consecutive lead to `pass` nodes like any blocked side. \
+                 Your program applies the first samples' rule (a full board, a colour gone or \
+                 a second pass anywhere on the path ends the game)"
+                .into(),
+            Mistake::NewerEndRule => format!(
+                "this case follows the {} rule: the game also ends on a full board, when one \
+                 colour has no discs, or at the second pass on the path. Your program applies \
+                 the revised Spring 2017 rule (only two passes in a row end it)",
+                if self.problem.dialect == Dialect::F2014 {
+                    "Fall 2014"
+                } else {
+                    "first Spring 2017 samples'"
+                }
+            ),
+            Mistake::PassTestOnParent => format!(
+                "{name} was reached by a move, not a pass, so it does not end the game: its \
+                 side has no legal move and it gets exactly one child, `pass`. Your program \
+                 makes it a leaf because its parent is a pass: the end-of-game test reads \
+                 the parent's name instead of the node's own"
+            ),
+            Mistake::StalePassFlag => format!(
+                "{name} follows a move, not a pass, so it does not end the game; your program \
+                 makes a pass a leaf as if it followed another pass: a \"passed\" flag set by \
+                 an earlier pass elsewhere in the tree is never reset when the search backs \
+                 up. Keep the pass state per node (a parameter), not in a global"
+            ),
+            Mistake::ExpandsAtCutoffDepth => format!(
+                "{name} is at depth {depth}, the cut-off depth D, so it is a leaf printed once \
+                 with E(s); your program expands it: its leaf test is depth > D instead of \
+                 depth == D"
+            ),
+            Mistake::DepthFromOne => "the root is at depth 0 and its children at depth 1; your \
+                 depths count the root as 1, so every depth is one more and the search stops \
+                 one ply early"
+                .into(),
+            Mistake::WrongRootPlayer => format!(
+                "E(s) is counted for the player named on the input, {}, who is MAX (X or O \
+                 alike); your values are counted for the other player: expected {ev}, found \
+                 {av}",
+                self.player()
+            ),
+            Mistake::RootAsMin => format!(
+                "the root is a MAX node (the player named on the input, {}, moves and is \
+                 MAX): it starts at -Infinity and takes the largest value; your root is \
+                 searched as MIN",
+                self.player()
+            ),
+            Mistake::LeavesFromSideToMove => format!(
+                "a leaf's value is E(s) for the root player at every leaf, where MIN is to \
+                 move too; your program counts it for the side to move at the leaf, which \
+                 negates it at MIN's leaves: expected {ev}, found {av}"
+            ),
+            Mistake::ColumnMajorOrder => "children come in positional order, upper rows first \
+                 and left first within a row (a1, b1, ..., h1, a2, ...); your program takes \
+                 the moves column by column (a1, a2, ..., a8, b1, ...)"
+                .into(),
+            Mistake::LastTiedMove
+            | Mistake::BoardAfterPass
+            | Mistake::BoardByStaticValue
+            | Mistake::FirstMoveBoard => self.board_text(fault),
+            Mistake::FloatValues => "values are whole numbers or Infinity/-Infinity: print `0`, \
+                 not `0.0` (the handout's `c5,2,0.0` is a typo)"
+                .into(),
+            Mistake::InfSpelling => "infinities print as the words `Infinity` and \
+                 `-Infinity`; your file prints `inf` and `-inf` (Python's str of \
+                 float('inf'))"
+                .into(),
+            Mistake::SpacedBoard => "a board row is its 8 cells with nothing between them \
+                 (`***XX***`); your rows put spaces between the cells"
+                .into(),
+            Mistake::MissingHeader => format!(
+                "the 9th line is the log's header, exactly `{}`; your file goes from the \
+                 board straight to the log",
+                self.reference.get(LOG_START - 1).map_or("", String::as_str)
+            ),
+            Mistake::MissingBoard => "the file starts with the next board's 8 lines, then the \
+                 log's header; your file starts with the header"
+                .into(),
+            Mistake::LineEnds | Mistake::FinalNewline => "the lines are joined by CRLF with no \
+                 line end after the last one"
+                .into(),
+            Mistake::ByteOrderMark
+            | Mistake::TrailingWhitespace
+            | Mistake::ExtraPass
+            | Mistake::PrunedTooEarly
+            | Mistake::PrunedTooLate
+            | Mistake::CutoffDepth
+            | Mistake::MoveOrder
+            | Mistake::MisnamedNodes
+            | Mistake::WrongBoard
+            | Mistake::IllegalMove
+            | Mistake::MissingLines
+            // (the catalogue finds only the mistakes it simulates)
+            | Mistake::ExtraLines => fault.label().into(),
+        };
+        let board = match fault {
+            Mistake::InputCr | Mistake::OlderEndRule | Mistake::NewerEndRule
+                if self.at < LOG_START - 1 =>
+            {
+                Some(self.root_board())
+            }
+            Mistake::MissingBoard | Mistake::MissingHeader | Mistake::DepthFromOne => None,
+            Mistake::SpacedBoard | Mistake::InfSpelling | Mistake::FloatValues => None,
+            _ if self.at < LOG_START - 1 => self.next_boards(),
+            _ => self.node_board(),
+        };
+        (text, board)
+    }
+
+    fn end_rule_text(&self) -> String {
+        if self.problem.dialect.leaf_rule() == crate::course_search::LeafRule::PassAfterPass {
+            "only two passes in a row end the game: the second pass is a leaf, printed once \
+             with E(s)"
+                .into()
+        } else {
+            "the second pass on the path ends the game: it is a leaf, printed once with E(s)".into()
+        }
+    }
+
+    fn board_text(&self, fault: Mistake) -> String {
+        let plain = board_difference(self.reference, self.actual).explanation;
+        let first = match fault {
+            Mistake::LastTiedMove => return plain,
+            Mistake::BoardAfterPass => "your board is not the input board but a position from \
+                 below the pass, after the opponent's best reply, as if the root had moved"
+                .to_string(),
+            Mistake::BoardByStaticValue => "the next board follows the root's first child with \
+                 the best value backed up by the search; your program picks the child whose \
+                 own static value E(s) equals the root's value"
+                .to_string(),
+            _ => "the next board follows the root's first child with the best value; your \
+                  board is the one after the root's first move: the board saved for the \
+                  first move is never replaced by a better one"
+                .to_string(),
+        };
+        format!("{first}. {}", capitalized(&plain))
+    }
+}
+
+/// `text` with its first letter in capitals, unless it starts with a node's name
+/// (`d3`, `pass`, `root`).
+pub(super) fn capitalized(text: &str) -> String {
+    let first_word = text.split([' ', ',', ':']).next().unwrap_or("");
+    if square_of(first_word).is_some() || matches!(first_word, "pass" | "root") {
+        return text.to_string();
+    }
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// A depth as printed, `?` when unreadable.
+fn show(depth: Option<u32>) -> String {
+    depth.map_or("?".into(), |d| d.to_string())
+}
+
+/// The root's first child with the root's final value, from a log: the child's
+/// value is its last line before the root prints again.
+fn root_best<'a>(entries: &[Entry<'a>]) -> Option<&'a str> {
+    let root_value = entries.last()?.value();
+    let mut child = None;
+    for (i, entry) in entries.iter().enumerate() {
+        if entry.depth != Some(1) {
+            continue;
+        }
+        if log::is_first_print(entries, i) {
+            child = Some(entry.name);
+        }
+        let returns = entries.get(i + 1).is_some_and(|n| n.depth == Some(0));
+        if returns && entry.value() == root_value {
+            return child;
+        }
+    }
+    None
+}
