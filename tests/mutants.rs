@@ -370,7 +370,7 @@ fn measure_pairs(problems: &[Problem], pairs_per_problem: usize) -> PairScore {
 #[test]
 fn check_all_names_both_faults_of_two() {
     let problems: Vec<Problem> = ci_problems().iter().step_by(3).cloned().collect();
-    let score = measure_pairs(&problems, 6);
+    let score = measure_pairs(&problems, 8);
     println!("{score:?}");
     assert!(score.tried > 25, "{score:?}");
     assert_eq!(

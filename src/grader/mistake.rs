@@ -44,6 +44,14 @@ pub enum Mistake {
     /// A move that brackets discs in several directions is listed once per direction
     /// (the move list is built inside the direction loop), so it is searched twice.
     DuplicateMoves,
+    /// A move that brackets discs in several directions is several children, one per
+    /// direction, each turning only that direction's discs (the children are made by
+    /// walking out from each of the mover's discs, one board per line that ends on an
+    /// empty cell); a cell's children come in the row-major order of the discs that
+    /// bracket them. At MIN's nodes every child of a cell is searched with the board
+    /// of its first direction (the program read looks the board up by the cell's
+    /// first key there, and by each child's own key at MAX).
+    ChildPerDirection,
     /// The square a1 is never tried (a loop that starts at 1, or a `while i > 0`).
     SkipsA1,
     /// No square of column a is ever tried (`for col in range(1, 8)`).
@@ -164,10 +172,11 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 37] = [
+    pub const SIMULATED: [Mistake; 38] = [
         Mistake::InputCr,
         Mistake::OneDirectionFlips,
         Mistake::DuplicateMoves,
+        Mistake::ChildPerDirection,
         Mistake::SkipsA1,
         Mistake::SkipsColumnA,
         Mistake::ColumnANamedRoot,
@@ -215,6 +224,7 @@ impl Mistake {
             Mistake::InputCr => "input-cr",
             Mistake::OneDirectionFlips => "one-direction-flips",
             Mistake::DuplicateMoves => "duplicate-moves",
+            Mistake::ChildPerDirection => "child-per-direction",
             Mistake::SkipsA1 => "skips-a1",
             Mistake::SkipsColumnA => "skips-column-a",
             Mistake::ColumnANamedRoot => "column-a-named-root",
@@ -285,6 +295,7 @@ impl Mistake {
             Mistake::InputCr => "input.txt read with its CR (strip '\\r' when reading it)",
             Mistake::OneDirectionFlips => "flips in one direction only",
             Mistake::DuplicateMoves => "a move listed once per direction",
+            Mistake::ChildPerDirection => "a child per direction, each turning one line",
             Mistake::SkipsA1 | Mistake::SkipsColumnA => "squares never tried as moves",
             Mistake::UpdateBeforeCutoff => "alpha/beta updated at a cutoff (the handout's typo)",
             Mistake::NoPruning => "no pruning at all",
@@ -335,6 +346,7 @@ impl Mistake {
             Mistake::InputCr
             | Mistake::OneDirectionFlips
             | Mistake::DuplicateMoves
+            | Mistake::ChildPerDirection
             | Mistake::SkipsA1
             | Mistake::SkipsColumnA
             | Mistake::ColumnANamedRoot
@@ -389,6 +401,7 @@ impl Mistake {
             | Mistake::FailHard => alpha_beta,
             Mistake::InputCr
             | Mistake::OneDirectionFlips
+            | Mistake::ChildPerDirection
             | Mistake::SkipsA1
             | Mistake::SkipsColumnA
             | Mistake::ColumnMajorOrder

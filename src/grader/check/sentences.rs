@@ -187,6 +187,12 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether the node at `path` (as [`log::path_text`] writes it) is a MAX node: its
+    /// depth, the moves from the root, is even.
+    fn is_max_at(&self, path: &str) -> bool {
+        log::is_max_depth(path.matches(" > ").count() as u32)
+    }
+
     /// The first move on the way to the line (or the best move, on the board lines)
     /// that turns discs in more than one direction.
     fn multi_direction_move(&self) -> Option<(String, String, Vec<&'static str>)> {
@@ -249,6 +255,28 @@ impl<'a> Context<'a> {
                  node has one child per legal move",
                 a.map_or("a move", |a| a.name)
             ),
+            Mistake::ChildPerDirection => match self.multi_direction_move() {
+                Some((square, at, directions)) => format!(
+                    "{square} at {at} brackets discs in {} directions ({}): it is one \
+                     child, which turns them all. Your program makes one child per \
+                     direction (a board for each line walked out from one of your discs), \
+                     {}, so {square} is {} children there, the first with fewer discs \
+                     turned, and the boards below it differ",
+                    directions.len(),
+                    directions.join(", "),
+                    if self.is_max_at(&at) {
+                        "each turning that direction's discs only"
+                    } else {
+                        "and at this MIN node searches each of them with the first one's \
+                         board, which turns one direction's discs only"
+                    },
+                    directions.len()
+                ),
+                None => "a move is one child, which turns the bracketed discs in every \
+                         direction; your program makes one child per direction, each \
+                         turning one line, so the boards below differ"
+                    .into(),
+            },
             Mistake::SkipsA1 => format!(
                 "a1 is a legal move at {parent} and comes first in positional order; your \
                  program never tries a1 (a loop over cells that starts at 1, or stops before \

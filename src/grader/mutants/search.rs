@@ -2,7 +2,7 @@
 //! the handout gives it, with every fault of [`super::Mistake`] an `if` where a program
 //! goes wrong.
 
-use super::grid::{Cell, Grid, Rules, EMPTY, NOBODY};
+use super::grid::{Cell, Grid, Move, Rules, EMPTY, NOBODY};
 use super::Faults;
 use crate::course_search::{LeafRule, INFINITY};
 use crate::format::cs561::{Problem, Task};
@@ -195,9 +195,23 @@ impl Searcher<'_> {
         let children: Vec<(Name, Grid)> = if moves.is_empty() {
             vec![(Name::Pass, *grid)]
         } else {
+            // (with a child per direction, the program read searches every child of a
+            // cell at MIN's nodes with the board of its first direction)
+            let shared = self.rules.child_per_direction && !max;
+            let mut first: Option<Move> = None;
             moves
                 .iter()
-                .map(|&cell| (Name::Cell(cell), grid.play(cell, me, them, self.rules)))
+                .map(|&the_move| {
+                    let played = match first {
+                        Some(first) if shared && first.cell == the_move.cell => first,
+                        _ => {
+                            first = Some(the_move);
+                            the_move
+                        }
+                    };
+                    let child = grid.play(played, me, them, self.rules);
+                    (Name::Cell(the_move.cell), child)
+                })
                 .collect()
         };
         for (child_name, child) in children {
@@ -348,6 +362,7 @@ pub(super) fn run(
         rules: Rules {
             column_major: faults.has(Mistake::ColumnMajorOrder),
             move_per_direction: faults.has(Mistake::DuplicateMoves),
+            child_per_direction: faults.has(Mistake::ChildPerDirection),
             skip_a1: faults.has(Mistake::SkipsA1),
             skip_column_a: faults.has(Mistake::SkipsColumnA),
             last_direction_only: faults.has(Mistake::OneDirectionFlips),
