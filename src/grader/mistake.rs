@@ -101,6 +101,12 @@ pub enum Mistake {
     /// backs up: after the first pass of the search, every pass is taken as the
     /// second one in a row and is a leaf.
     StalePassFlag,
+    /// One global pass count, raised by every node that passes and cleared only by a
+    /// node expanded with a legal move, ends the game at a node with no move once it
+    /// reaches 2: backing up never lowers it, so passes are counted across branches (a
+    /// blocked node after a sibling's pass chain is a leaf, or its pass is). Two
+    /// published Spring 2017 programs count so.
+    GlobalPassCount,
     /// A node at the cut-off depth expanded: the leaf test is `depth > D`.
     ExpandsAtCutoffDepth,
     /// The root counted as depth 1: every printed depth is one more, and the search
@@ -172,7 +178,7 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 38] = [
+    pub const SIMULATED: [Mistake; 39] = [
         Mistake::InputCr,
         Mistake::OneDirectionFlips,
         Mistake::DuplicateMoves,
@@ -194,6 +200,7 @@ impl Mistake {
         Mistake::NewerEndRule,
         Mistake::PassTestOnParent,
         Mistake::StalePassFlag,
+        Mistake::GlobalPassCount,
         Mistake::ExpandsAtCutoffDepth,
         Mistake::DepthFromOne,
         Mistake::WrongRootPlayer,
@@ -242,6 +249,7 @@ impl Mistake {
             Mistake::NewerEndRule => "newer-end-rule",
             Mistake::PassTestOnParent => "pass-test-on-parent",
             Mistake::StalePassFlag => "stale-pass-flag",
+            Mistake::GlobalPassCount => "global-pass-count",
             Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
             Mistake::DepthFromOne => "depth-from-one",
             Mistake::WrongRootPlayer => "wrong-root-player",
@@ -309,6 +317,7 @@ impl Mistake {
             Mistake::NewerEndRule => "the revised end-of-game rule",
             Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
             Mistake::StalePassFlag => "a pass flag never reset (stale)",
+            Mistake::GlobalPassCount => "passes counted across branches (a global count)",
             Mistake::DepthFromOne => "depths counted from 1",
             Mistake::WrongRootPlayer | Mistake::RootAsMin => "wrong root player as MAX",
             Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",
@@ -386,14 +395,16 @@ impl Mistake {
     }
 
     /// Whether a mistake of the catalogue can change the output of `problem` at all: the end rules
-    /// belong to one release each, the search mistakes need a log, and the pruning
-    /// mistakes need alpha-beta.
+    /// belong to one release each (the pass count replaces the revised rule, two passes
+    /// in a row), the search mistakes need a log, and the pruning mistakes need
+    /// alpha-beta.
     pub fn applies_to(self, problem: &Problem) -> bool {
         let log = problem.task != Task::Greedy;
         let alpha_beta = problem.task == Task::AlphaBeta;
         match self {
             Mistake::OlderEndRule => problem.dialect == Dialect::S2017 && log,
             Mistake::NewerEndRule => problem.dialect != Dialect::S2017 && log,
+            Mistake::GlobalPassCount => problem.dialect == Dialect::S2017 && log,
             Mistake::StrictPruning
             | Mistake::UpdateBeforeCutoff
             | Mistake::NoPruning

@@ -375,6 +375,15 @@ impl<'a> Context<'a> {
                  an earlier pass elsewhere in the tree is never reset when the search backs \
                  up. Keep the pass state per node (a parameter), not in a global"
             ),
+            Mistake::GlobalPassCount => format!(
+                "the side to move at {} has no legal move and the node is not reached by \
+                 two passes in a row, so the game goes on: it gets exactly one child, \
+                 `pass`. Your program makes it a leaf: it counts passes in one global \
+                 variable that only a node with a legal move clears and that backing up \
+                 never lowers, so a pass made in a branch searched before it, not on its \
+                 path, still counts. Keep the pass count per node (a parameter)",
+                log::path_text(&self.path())
+            ),
             Mistake::ExpandsAtCutoffDepth => format!(
                 "{name} is at depth {depth}, the cut-off depth D, so it is a leaf printed once \
                  with E(s); your program expands it: its leaf test is depth > D instead of \

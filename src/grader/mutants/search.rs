@@ -76,6 +76,9 @@ struct Searcher<'w> {
     max_lines: usize,
     /// A pass has been made somewhere in the search.
     pass_seen: bool,
+    /// The global pass count of [`Mistake::GlobalPassCount`]: raised by every node
+    /// that passes, cleared by every node expanded with a legal move.
+    pass_count: u32,
     root_children: Vec<Child>,
     pass_children: Vec<Child>,
 }
@@ -121,12 +124,15 @@ impl Searcher<'_> {
         value
     }
 
+    /// Whether the node is a leaf; `blocked` says its side to move has no legal move.
+    #[allow(clippy::too_many_arguments)]
     fn is_leaf(
         &self,
         grid: &Grid,
         name: Name,
         depth: u32,
         passes: Passes,
+        blocked: bool,
         me: u8,
         them: u8,
     ) -> bool {
@@ -144,7 +150,9 @@ impl Searcher<'_> {
         } else {
             2
         };
-        let ended_by_passes = if self.faults.has(Mistake::StalePassFlag) {
+        let ended_by_passes = if self.faults.has(Mistake::GlobalPassCount) {
+            blocked && self.pass_count >= 2
+        } else if self.faults.has(Mistake::StalePassFlag) {
             name == Name::Pass && passes.after_any_pass
         } else {
             match self.leaf_rule {
@@ -154,12 +162,10 @@ impl Searcher<'_> {
         };
         let game_over = self.leaf_rule == LeafRule::GameOverOrSecondPass
             && (grid.count(me) == 0 || grid.count(them) == 0 || grid.count(EMPTY) == 0);
-        let seen_early = self.faults.has(Mistake::GameEndsEarly)
-            && passes.consecutive >= 1
-            && grid.moves(me, them, self.rules).is_empty();
-        let parent_test = self.faults.has(Mistake::PassTestOnParent)
-            && passes.parent_passed
-            && grid.moves(me, them, self.rules).is_empty();
+        let seen_early =
+            self.faults.has(Mistake::GameEndsEarly) && passes.consecutive >= 1 && blocked;
+        let parent_test =
+            self.faults.has(Mistake::PassTestOnParent) && passes.parent_passed && blocked;
         ended_by_passes || game_over || seen_early || parent_test
     }
 
@@ -177,11 +183,15 @@ impl Searcher<'_> {
         record: Record,
     ) -> Result<i32, Stopped> {
         let moves = grid.moves(me, them, self.rules);
-        let blocked_leaf = moves.is_empty() && self.faults.has(Mistake::NoPassNode);
-        if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
+        let blocked = moves.is_empty();
+        let blocked_leaf = blocked && self.faults.has(Mistake::NoPassNode);
+        if blocked_leaf || self.is_leaf(grid, name, depth, passes, blocked, me, them) {
             let value = self.evaluate(grid, max);
             self.print(name, depth, value, alpha, beta)?;
             return Ok(value);
+        }
+        if self.faults.has(Mistake::GlobalPassCount) {
+            self.pass_count = if blocked { self.pass_count + 1 } else { 0 };
         }
         let fail_hard = self.faults.has(Mistake::FailHard);
         let shown = |v: i32, alpha: i32, beta: i32| match (fail_hard, max) {
@@ -192,7 +202,7 @@ impl Searcher<'_> {
         let mut v = if max { -INFINITY } else { INFINITY };
         self.print(name, depth, shown(v, alpha, beta), alpha, beta)?;
 
-        let children: Vec<(Name, Grid)> = if moves.is_empty() {
+        let children: Vec<(Name, Grid)> = if blocked {
             vec![(Name::Pass, *grid)]
         } else {
             // (with a child per direction, the program read searches every child of a
@@ -375,6 +385,7 @@ pub(super) fn run(
         lines: Vec::new(),
         max_lines,
         pass_seen: false,
+        pass_count: 0,
         root_children: Vec::new(),
         pass_children: Vec::new(),
     };
