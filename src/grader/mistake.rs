@@ -107,6 +107,13 @@ pub enum Mistake {
     /// blocked node after a sibling's pass chain is a leaf, or its pass is). Two
     /// published Spring 2017 programs count so.
     GlobalPassCount,
+    /// Game over written by hand: at a node that is no pass, where neither side can
+    /// move, the program prints the pass (even at the cut-off depth) and the second
+    /// pass below it with E, then the pass's line and the node's without a cut-off
+    /// test; the pass's line updates alpha when the second pass is at the cut-off
+    /// depth and beta otherwise, whether the pass is MAX or MIN. Read in a published
+    /// Spring 2017 program.
+    HandWrittenGameOver,
     /// A node at the cut-off depth expanded: the leaf test is `depth > D`.
     ExpandsAtCutoffDepth,
     /// The root counted as depth 1: every printed depth is one more, and the search
@@ -178,7 +185,7 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 39] = [
+    pub const SIMULATED: [Mistake; 40] = [
         Mistake::InputCr,
         Mistake::OneDirectionFlips,
         Mistake::DuplicateMoves,
@@ -201,6 +208,7 @@ impl Mistake {
         Mistake::PassTestOnParent,
         Mistake::StalePassFlag,
         Mistake::GlobalPassCount,
+        Mistake::HandWrittenGameOver,
         Mistake::ExpandsAtCutoffDepth,
         Mistake::DepthFromOne,
         Mistake::WrongRootPlayer,
@@ -250,6 +258,7 @@ impl Mistake {
             Mistake::PassTestOnParent => "pass-test-on-parent",
             Mistake::StalePassFlag => "stale-pass-flag",
             Mistake::GlobalPassCount => "global-pass-count",
+            Mistake::HandWrittenGameOver => "hand-written-game-over",
             Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
             Mistake::DepthFromOne => "depth-from-one",
             Mistake::WrongRootPlayer => "wrong-root-player",
@@ -318,6 +327,7 @@ impl Mistake {
             Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
             Mistake::StalePassFlag => "a pass flag never reset (stale)",
             Mistake::GlobalPassCount => "passes counted across branches (a global count)",
+            Mistake::HandWrittenGameOver => "game over written by hand (no cut-off test)",
             Mistake::DepthFromOne => "depths counted from 1",
             Mistake::WrongRootPlayer | Mistake::RootAsMin => "wrong root player as MAX",
             Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",
@@ -395,16 +405,18 @@ impl Mistake {
     }
 
     /// Whether a mistake of the catalogue can change the output of `problem` at all: the end rules
-    /// belong to one release each (the pass count replaces the revised rule, two passes
-    /// in a row), the search mistakes need a log, and the pruning mistakes need
-    /// alpha-beta.
+    /// belong to one release each (the pass count and the game over written by hand
+    /// stand in for the revised rule, two passes in a row), the search mistakes need a
+    /// log, and the pruning mistakes need alpha-beta.
     pub fn applies_to(self, problem: &Problem) -> bool {
         let log = problem.task != Task::Greedy;
         let alpha_beta = problem.task == Task::AlphaBeta;
         match self {
             Mistake::OlderEndRule => problem.dialect == Dialect::S2017 && log,
             Mistake::NewerEndRule => problem.dialect != Dialect::S2017 && log,
-            Mistake::GlobalPassCount => problem.dialect == Dialect::S2017 && log,
+            Mistake::GlobalPassCount | Mistake::HandWrittenGameOver => {
+                problem.dialect == Dialect::S2017 && log
+            }
             Mistake::StrictPruning
             | Mistake::UpdateBeforeCutoff
             | Mistake::NoPruning

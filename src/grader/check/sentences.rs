@@ -384,6 +384,7 @@ impl<'a> Context<'a> {
                  path, still counts. Keep the pass count per node (a parameter)",
                 log::path_text(&self.path())
             ),
+            Mistake::HandWrittenGameOver => self.game_over_text(),
             Mistake::ExpandsAtCutoffDepth => format!(
                 "{name} is at depth {depth}, the cut-off depth D, so it is a leaf printed once \
                  with E(s); your program expands it: its leaf test is depth > D instead of \
@@ -465,6 +466,34 @@ impl<'a> Context<'a> {
             _ => self.node_board(),
         };
         (text, board)
+    }
+
+    /// [`Mistake::HandWrittenGameOver`] where the game ends: the node where neither
+    /// side can move is the difference's node, or its parent when that is the pass.
+    fn game_over_text(&self) -> String {
+        let path = self.path();
+        let (node, pass_depth) = match self.entries().0 {
+            Some(e) if e.name == "pass" && path.len() > 1 => (&path[..path.len() - 1], e.depth),
+            Some(e) => (&path[..], e.depth.map(|d| d + 1)),
+            None => (&path[..], None),
+        };
+        let pass = if pass_depth == Some(self.problem.depth) {
+            "a leaf at the cut-off depth, printed once with E(s)"
+        } else {
+            "whose only child, the second pass, is a leaf printed once with E(s)"
+        };
+        format!(
+            "neither side can move at {}, so the game is over: it gets one child, `pass`, \
+             {pass}. Each of them prints its line after its child returns with the cut-off \
+             test of its kind: a MAX node prunes on v >= beta, else sets alpha to max(alpha, \
+             v); a MIN node prunes on v <= alpha, else sets beta to min(beta, v). Your \
+             program writes the end of the game by hand: the pass, and below it a second \
+             pass even when the pass is at the cut-off depth, then the pass's line with \
+             alpha updated when that second pass is at the cut-off depth and beta updated \
+             otherwise, whether the pass is MAX or MIN, and the node's line with its bound \
+             updated, neither tested for a cut-off",
+            log::path_text(node)
+        )
     }
 
     fn end_rule_text(&self) -> String {

@@ -169,6 +169,44 @@ impl Searcher<'_> {
         ended_by_passes || game_over || seen_early || parent_test
     }
 
+    /// What [`Mistake::HandWrittenGameOver`] prints below `name`, a node that is no
+    /// pass and not a leaf, where neither side can move: the pass child (even at the
+    /// cut-off depth) with the second pass written as its only child by hand, then
+    /// the pass's line and the node's, both without a cut-off test. The pass's line
+    /// updates alpha, as at MAX, when the second pass is at the cut-off depth, and beta,
+    /// as at MIN, otherwise, whichever the pass is; the node's line updates its own
+    /// bound.
+    fn hand_written_game_over(
+        &mut self,
+        grid: &Grid,
+        name: Name,
+        depth: u32,
+        max: bool,
+        (mut alpha, mut beta): (i32, i32),
+        record: Record,
+    ) -> Result<i32, Stopped> {
+        let value = self.evaluate(grid, max);
+        let opened = if max { INFINITY } else { -INFINITY };
+        self.print(Name::Pass, depth + 1, opened, alpha, beta)?;
+        self.print(Name::Pass, depth + 2, value, alpha, beta)?;
+        let printed = depth + u32::from(self.faults.has(Mistake::DepthFromOne));
+        if printed + 2 == self.cutoff_depth {
+            self.print(Name::Pass, depth + 1, value, alpha.max(value), beta)?;
+        } else {
+            self.print(Name::Pass, depth + 1, value, alpha, beta.min(value))?;
+        }
+        if record == Record::Root {
+            self.root_children.push((Name::Pass, value, *grid));
+        }
+        if max {
+            alpha = alpha.max(value);
+        } else {
+            beta = beta.min(value);
+        }
+        self.print(name, depth, value, alpha, beta)?;
+        Ok(value)
+    }
+
     /// Searches the node `grid` reached as `name`, with `me` to move against `them`;
     /// `max` says whether that is MAX. Returns the value the node hands its parent.
     #[allow(clippy::too_many_arguments)]
@@ -201,6 +239,14 @@ impl Searcher<'_> {
         };
         let mut v = if max { -INFINITY } else { INFINITY };
         self.print(name, depth, shown(v, alpha, beta), alpha, beta)?;
+
+        let hand_written = blocked
+            && name != Name::Pass
+            && self.faults.has(Mistake::HandWrittenGameOver)
+            && grid.moves(them, me, self.rules).is_empty();
+        if hand_written {
+            return self.hand_written_game_over(grid, name, depth, max, (alpha, beta), record);
+        }
 
         let children: Vec<(Name, Grid)> = if blocked {
             vec![(Name::Pass, *grid)]
