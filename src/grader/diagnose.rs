@@ -24,7 +24,7 @@ use crate::course_search::INFINITY;
 use crate::format::cs561::{Dialect, Problem};
 use crate::format::Style;
 
-/// Files with more lines than this are not diagnosed: the catalogue runs some 35
+/// Files with more lines than this are not diagnosed: the catalogue runs some 40
 /// programs on the input and compares each output with the file.
 pub const MAX_LINES: usize = 20_000;
 
