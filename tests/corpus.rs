@@ -51,16 +51,16 @@ fn check_names_the_true_cause_or_says_it_cannot() {
             false,
             Some(&problem),
         );
-        // (a cause may name a kind of mistake, `cutoff-depth`, when the program is one
-        // way of making it that the catalogue does not simulate: the catalogue's nearest
-        // way, `expands-at-cutoff-depth`, then counts as that kind)
-        let named = report.difference.as_ref().and_then(|d| d.mistake).map(|m| {
-            if m.kind().name() == cause {
-                cause.clone()
-            } else {
-                m.name().to_string()
-            }
-        });
+        // (only the mistake itself counts: another way of making the same kind of
+        // mistake tells the student something false about the program)
+        let named = report
+            .difference
+            .as_ref()
+            .and_then(|d| d.mistake)
+            .map(|m| m.name().to_string());
+        // (an ambiguous report names no cause: each candidate is told "if it is this
+        // one"; it is honest when the cause, or a candidate of the cause's kind, is among
+        // them)
         if report.ambiguous {
             let alike: Vec<String> = report
                 .candidates

@@ -1,7 +1,9 @@
 //! Every sentence true: each claim about values that `check` makes in an explanation
 //! ("c3 = -3 <= alpha -3", "c4 is a MIN node and its value -3 <= alpha -3", "c4 (MIN)
 //! has value -3 <= alpha -3") holds in the expected tree at the node it names, over
-//! random positions, faults of the catalogue and deleted lines.
+//! random positions, faults of the catalogue and deleted lines; and the claims about
+//! nodes that the faults read in published programs make (a node with no legal move,
+//! a game over, a move bracketing several directions) hold there too.
 
 mod common;
 
@@ -154,14 +156,15 @@ fn check_claims(report: &Report, expected: &[u8]) -> Result<usize, TestCaseError
     Ok(count)
 }
 
-/// The faults whose explanations speak of values at a cut-off.
-const FAULTS: [Mistake; 6] = [
+/// The faults whose explanations speak of values at a cut-off, or of cut-off tests.
+const FAULTS: [Mistake; 7] = [
     Mistake::StrictPruning,
     Mistake::UpdateBeforeCutoff,
     Mistake::NoLineAtCutoff,
     Mistake::NoPruning,
     Mistake::FailHard,
     Mistake::ExpandsAtCutoffDepth,
+    Mistake::HandWrittenGameOver,
 ];
 
 fn problem(choices: &[u8], depth: u32, o: bool) -> Option<Problem> {
@@ -387,4 +390,127 @@ fn the_claims_about_the_tree_are_read_on_the_corpus() {
             "{case}: {report}"
         );
     }
+}
+
+/// The nodes a fault's explanation is about, from the path of the difference (`root >
+/// h3`): the node itself, and the node above it when the difference is at a pass.
+fn path_of(report: &Report) -> Vec<String> {
+    let node = report.difference.as_ref().and_then(|d| d.node.clone());
+    node.unwrap_or_default()
+        .split(" > ")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The text that explains `fault` in a report: the explanation when it names the
+/// fault, the candidate's evidence when the report is ambiguous.
+fn text_of(report: &Report, fault: Mistake) -> Option<String> {
+    let difference = report.difference.as_ref()?;
+    if difference.mistake == Some(fault) {
+        return Some(difference.explanation.clone());
+    }
+    report
+        .candidates
+        .iter()
+        .find(|c| c.mistake == fault)
+        .map(|c| c.evidence.clone())
+}
+
+/// The structural claims of the explanations of the faults read in published programs
+/// hold in the expected tree: the node `global-pass-count` names has no legal move and
+/// is not the second pass in a row; where `hand-written-game-over` speaks, neither side
+/// can move; the move `child-per-direction` names brackets discs in as many directions
+/// as it says, at the node it says. Over generated cases rich in passes.
+#[test]
+fn the_claims_about_nodes_hold_in_the_expected_tree() {
+    use reversi::grader::gen::{generate, Category, GenOptions};
+    use reversi::grader::replay::{square_of, Position};
+    let options = GenOptions {
+        count: 36,
+        seed: 34,
+        categories: vec![
+            Category::PassChain,
+            Category::GameOverAtRoot,
+            Category::RootMustPass,
+            Category::Endgame,
+            Category::Opening,
+            Category::Midgame,
+        ],
+        dialect: cs561::Dialect::S2017,
+        style: Style::default(),
+        max_lines: 300,
+        task: cs561::Task::AlphaBeta,
+        depth: None,
+    };
+    let mut told = [0; 3];
+    for case in generate(&options, &common::NoArgs).unwrap() {
+        let problem = cs561::parse(&case.input, None).unwrap();
+        let expected = mutants::write(&problem, Style::default(), Faults::NONE, 10_000).unwrap();
+        let faults = [
+            Mistake::GlobalPassCount,
+            Mistake::HandWrittenGameOver,
+            Mistake::ChildPerDirection,
+        ];
+        for (k, fault) in faults.into_iter().enumerate() {
+            let actual =
+                mutants::write(&problem, Style::default(), Faults::one(fault), 10_000).unwrap();
+            if actual == expected {
+                continue;
+            }
+            let report = check_with_input(&expected, &actual, false, Some(&problem));
+            let text =
+                text_of(&report, fault).unwrap_or_else(|| panic!("{fault} is not told:\n{report}"));
+            let path = path_of(&report);
+            let names: Vec<&str> = path.iter().map(String::as_str).collect();
+            let root = Position::root(&problem);
+            match fault {
+                Mistake::GlobalPassCount => {
+                    let node = root.at(&names).expect("a path of the expected tree");
+                    assert_eq!(node.board.moves(), 0, "{text}\n{report}");
+                    assert!(!names.ends_with(&["pass", "pass"]), "{report}");
+                    let line = report.difference.as_ref().and_then(|d| d.expected.clone());
+                    let value = line.as_deref().and_then(|l| l.split(',').nth(2));
+                    assert!(matches!(value, Some("Infinity" | "-Infinity")), "{report}");
+                }
+                Mistake::HandWrittenGameOver => {
+                    let over = if names.len() > 1 && names.last() == Some(&"pass") {
+                        &names[..names.len() - 1]
+                    } else {
+                        &names[..]
+                    };
+                    let node = root.at(over).expect("a path of the expected tree");
+                    assert_eq!(node.board.moves(), 0, "{text}\n{report}");
+                    assert_eq!(node.board.pass().moves(), 0, "{text}\n{report}");
+                }
+                _ => {
+                    // "{square} at {path} brackets discs in {n} directions"
+                    let Some((head, rest)) = text.split_once(" brackets discs in ") else {
+                        continue;
+                    };
+                    let (square, at) = head
+                        .rsplit_once(" If it is this one: ")
+                        .map_or(head.split_once(" at ").unwrap(), |(_, tail)| {
+                            tail.split_once(" at ").unwrap()
+                        });
+                    let square = square.rsplit(' ').next().unwrap();
+                    let count: u32 = rest.split(' ').next().unwrap().parse().unwrap();
+                    let at: Vec<&str> = at.split(" > ").collect();
+                    let board = root.at(&at).expect("a path of the expected tree").board;
+                    let square = square_of(square).unwrap();
+                    let flips = board.flips(square);
+                    let neighbours = (0..64)
+                        .filter(|&i: &u32| {
+                            let (r, c) = ((i / 8) as i32, (i % 8) as i32);
+                            let (sr, sc) = (i32::from(square.row()), i32::from(square.col()));
+                            (r - sr).abs() <= 1 && (c - sc).abs() <= 1 && flips >> i & 1 == 1
+                        })
+                        .count() as u32;
+                    assert_eq!(neighbours, count, "{text}");
+                }
+            }
+            told[k] += 1;
+        }
+    }
+    println!("explanations checked (global-pass-count, hand-written-game-over, child-per-direction): {told:?}");
+    assert!(told.iter().all(|&n| n > 0), "{told:?}");
 }

@@ -203,6 +203,46 @@ fn faults_change_the_handouts_example_as_students_programs_do() {
     assert!(with(Mistake::StrictPruning).contains("\r\nc4,1,-3,-3,-3\r\nc5,2,"));
 }
 
+/// Faults read in published programs write what those programs wrote, byte for byte:
+/// each `testcases/corpus/` folder named here holds a program's file (`actual.txt`)
+/// and the faults its code has (a child per direction with the first move's board, a
+/// global pass count, the game's end written by hand; all with LF line ends).
+#[test]
+fn faults_write_what_the_real_programs_wrote() {
+    use Mistake::*;
+    let folders: [(&str, &[Mistake]); 4] = [
+        (
+            "prashanthmulge-reversigame-s2017-1",
+            &[ChildPerDirection, GlobalPassCount, FirstMoveBoard, LineEnds],
+        ),
+        (
+            "alphagy-hw1cs561s2017-s2017-2",
+            &[GlobalPassCount, LineEnds],
+        ),
+        ("siddhanp-reversi-s2017-1", &[HandWrittenGameOver, LineEnds]),
+        ("siddhanp-reversi-s2017-2", &[HandWrittenGameOver, LineEnds]),
+    ];
+    for (folder, faults) in folders {
+        let dir = format!("{}/testcases/corpus/{folder}", env!("CARGO_MANIFEST_DIR"));
+        let read = |name: &str| fs::read(format!("{dir}/{name}")).unwrap();
+        let problem = cs561::parse(&read("input.txt"), None).unwrap();
+        let faults: Faults = faults.iter().copied().collect();
+        let written = mutants::write(&problem, Style::default(), faults, 100_000).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&read("actual.txt")),
+            "{folder}: {faults}"
+        );
+        let without = faults.without(faults.iter().next().unwrap());
+        let other = mutants::write(&problem, Style::default(), without, 100_000).unwrap();
+        assert_ne!(
+            other,
+            read("actual.txt"),
+            "{folder}: the first fault is needed"
+        );
+    }
+}
+
 /// How `check` does on one fault: files that differ from the right one, and how many
 /// of them it names right (first mistake) with the input and without it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -334,6 +374,11 @@ fn measure_pairs(problems: &[Problem], pairs_per_problem: usize) -> PairScore {
         for _ in 0..pairs_per_problem {
             let (f, g) = all_pairs[next % all_pairs.len()];
             next += 7;
+            // (a fault that cannot happen in this problem's release or task is never
+            // tried there by `check`)
+            if !f.applies_to(problem) || !g.applies_to(problem) {
+                continue;
+            }
             let write = |faults: Faults| mutants::write(problem, style, faults, 100_000);
             let Some(output) = write(Faults::one(f).with(g)) else {
                 continue;

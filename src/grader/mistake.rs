@@ -55,6 +55,14 @@ pub enum Mistake {
     /// A move that brackets discs in several directions is listed once per direction
     /// (the move list is built inside the direction loop), so it is searched twice.
     DuplicateMoves,
+    /// A move that brackets discs in several directions is several children, one per
+    /// direction, each turning only that direction's discs (the children are made by
+    /// walking out from each of the mover's discs, one board per line that ends on an
+    /// empty cell); a cell's children come in the row-major order of the discs that
+    /// bracket them. At MIN's nodes every child of a cell is searched with the board
+    /// of its first direction (the program read looks the board up by the cell's
+    /// first key there, and by each child's own key at MAX).
+    ChildPerDirection,
     /// The square a1 is never tried (a loop that starts at 1, or a `while i > 0`).
     SkipsA1,
     /// No square of column a is ever tried (`for col in range(1, 8)`).
@@ -113,6 +121,19 @@ pub enum Mistake {
     /// just passed looks for moves again, finds none and passes once more. A MAX
     /// node's pass hands the move over as it should.
     MinPassKeepsSide,
+    /// One global pass count, raised by every node that passes and cleared only by a
+    /// node expanded with a legal move, ends the game at a node with no move once it
+    /// reaches 2: backing up never lowers it, so passes are counted across branches (a
+    /// blocked node after a sibling's pass chain is a leaf, or its pass is). Two
+    /// published Spring 2017 programs count so.
+    GlobalPassCount,
+    /// Game over written by hand: at a node that is no pass, where neither side can
+    /// move, the program prints the pass (even at the cut-off depth) and the second
+    /// pass below it with E, then the pass's line and the node's without a cut-off
+    /// test; the pass's line updates alpha when the second pass is at the cut-off
+    /// depth and beta otherwise, whether the pass is MAX or MIN. Read in a published
+    /// Spring 2017 program.
+    HandWrittenGameOver,
     /// A node at the cut-off depth expanded: the leaf test is `depth > D`.
     ExpandsAtCutoffDepth,
     /// D = 0 never cuts: the cut-off test compares a child's depth with D for
@@ -194,12 +215,13 @@ pub enum Mistake {
 impl Mistake {
     /// The catalogue: every mistake the mutant solver simulates, upstream ones first,
     /// in the order `check` tries them.
-    pub const SIMULATED: [Mistake; 43] = [
+    pub const SIMULATED: [Mistake; 46] = [
         Mistake::InputCr,
         Mistake::InputCrPlayer,
         Mistake::InputCrColoursLate,
         Mistake::OneDirectionFlips,
         Mistake::DuplicateMoves,
+        Mistake::ChildPerDirection,
         Mistake::SkipsA1,
         Mistake::SkipsColumnA,
         Mistake::ColumnANamedRoot,
@@ -219,6 +241,8 @@ impl Mistake {
         Mistake::PassTestOnParent,
         Mistake::StalePassFlag,
         Mistake::MinPassKeepsSide,
+        Mistake::GlobalPassCount,
+        Mistake::HandWrittenGameOver,
         Mistake::ExpandsAtCutoffDepth,
         Mistake::ZeroDepthIgnored,
         Mistake::DepthFromOne,
@@ -253,6 +277,7 @@ impl Mistake {
             Mistake::InputCrColoursLate => "input-cr-colours-late",
             Mistake::OneDirectionFlips => "one-direction-flips",
             Mistake::DuplicateMoves => "duplicate-moves",
+            Mistake::ChildPerDirection => "child-per-direction",
             Mistake::SkipsA1 => "skips-a1",
             Mistake::SkipsColumnA => "skips-column-a",
             Mistake::ColumnANamedRoot => "column-a-named-root",
@@ -272,6 +297,8 @@ impl Mistake {
             Mistake::PassTestOnParent => "pass-test-on-parent",
             Mistake::StalePassFlag => "stale-pass-flag",
             Mistake::MinPassKeepsSide => "min-pass-keeps-side",
+            Mistake::GlobalPassCount => "global-pass-count",
+            Mistake::HandWrittenGameOver => "hand-written-game-over",
             Mistake::ExpandsAtCutoffDepth => "expands-at-cutoff-depth",
             Mistake::ZeroDepthIgnored => "zero-depth-ignored",
             Mistake::DepthFromOne => "depth-from-one",
@@ -330,6 +357,7 @@ impl Mistake {
             }
             Mistake::OneDirectionFlips => "flips in one direction only",
             Mistake::DuplicateMoves => "a move listed once per direction",
+            Mistake::ChildPerDirection => "a child per direction, each turning one line",
             Mistake::SkipsA1 | Mistake::SkipsColumnA => "squares never tried as moves",
             Mistake::UpdateBeforeCutoff => "alpha/beta updated at a cutoff (the handout's typo)",
             Mistake::NoPruning => "no pruning at all",
@@ -345,6 +373,8 @@ impl Mistake {
             Mistake::PassTestOnParent => "game over after a pass and a move (parent tested)",
             Mistake::StalePassFlag => "a pass flag never reset (stale)",
             Mistake::MinPassKeepsSide => "a pass at MIN that keeps the side to move",
+            Mistake::GlobalPassCount => "passes counted across branches (a global count)",
+            Mistake::HandWrittenGameOver => "game over written by hand (no cut-off test)",
             Mistake::DepthFromOne => "depths counted from 1",
             Mistake::WrongRootPlayer | Mistake::RootAsMin => "wrong root player as MAX",
             Mistake::LeavesFromSideToMove => "leaves evaluated for the side to move",
@@ -387,6 +417,7 @@ impl Mistake {
             | Mistake::InputCrColoursLate
             | Mistake::OneDirectionFlips
             | Mistake::DuplicateMoves
+            | Mistake::ChildPerDirection
             | Mistake::SkipsA1
             | Mistake::SkipsColumnA
             | Mistake::ColumnANamedRoot
@@ -427,8 +458,9 @@ impl Mistake {
     }
 
     /// Whether a mistake of the catalogue can change the output of `problem` at all: the end rules
-    /// belong to one release each, the search mistakes need a log, and the pruning
-    /// mistakes need alpha-beta.
+    /// belong to one release each (the pass count and the game over written by hand
+    /// stand in for the revised rule, two passes in a row), the search mistakes need a
+    /// log, and the pruning mistakes need alpha-beta.
     pub fn applies_to(self, problem: &Problem) -> bool {
         let log = problem.task != Task::Greedy;
         let alpha_beta = problem.task == Task::AlphaBeta;
@@ -436,6 +468,9 @@ impl Mistake {
             Mistake::OlderEndRule => problem.dialect == Dialect::S2017 && log,
             Mistake::NewerEndRule | Mistake::FullBoardNotTerminal => {
                 problem.dialect != Dialect::S2017 && log
+            }
+            Mistake::GlobalPassCount | Mistake::HandWrittenGameOver => {
+                problem.dialect == Dialect::S2017 && log
             }
             Mistake::StrictPruning
             | Mistake::UpdateBeforeCutoff
@@ -446,6 +481,7 @@ impl Mistake {
             | Mistake::InputCrPlayer
             | Mistake::InputCrColoursLate
             | Mistake::OneDirectionFlips
+            | Mistake::ChildPerDirection
             | Mistake::SkipsA1
             | Mistake::SkipsColumnA
             | Mistake::ColumnMajorOrder

@@ -58,6 +58,7 @@ pub(super) struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    /// The context of line `at` (0-based) of the files.
     pub(super) fn new(
         problem: &'a Problem,
         reference: &'a [String],
@@ -94,6 +95,7 @@ impl<'a> Context<'a> {
             .map_or_else(Vec::new, |j| log::path_at(&self.exp, j))
     }
 
+    /// The node's path, `root (the next board)` on the board lines.
     pub(super) fn path_text(&self) -> Option<String> {
         if self.at < LOG_START - 1 {
             return Some("root (the next board)".into());
@@ -186,6 +188,12 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether the node at `path` (as [`log::path_text`] writes it) is a MAX node: its
+    /// depth, the moves from the root, is even.
+    fn is_max_at(&self, path: &str) -> bool {
+        log::is_max_depth(path.matches(" > ").count() as u32)
+    }
+
     /// The first move on the way to the line (or the best move, on the board lines)
     /// that turns discs in more than one direction.
     fn multi_direction_move(&self) -> Option<(String, String, Vec<&'static str>)> {
@@ -272,6 +280,28 @@ impl<'a> Context<'a> {
                  node has one child per legal move",
                 a.map_or("a move", |a| a.name)
             ),
+            Mistake::ChildPerDirection => match self.multi_direction_move() {
+                Some((square, at, directions)) => format!(
+                    "{square} at {at} brackets discs in {} directions ({}): it is one \
+                     child, which turns them all. Your program makes one child per \
+                     direction (a board for each line walked out from one of your discs), \
+                     {}, so {square} is {} children there, the first with fewer discs \
+                     turned, and the boards below it differ",
+                    directions.len(),
+                    directions.join(", "),
+                    if self.is_max_at(&at) {
+                        "each turning that direction's discs only"
+                    } else {
+                        "and at this MIN node searches each of them with the first one's \
+                         board, which turns one direction's discs only"
+                    },
+                    directions.len()
+                ),
+                None => "a move is one child, which turns the bracketed discs in every \
+                         direction; your program makes one child per direction, each \
+                         turning one line, so the boards below differ"
+                    .into(),
+            },
             Mistake::SkipsA1 => format!(
                 "a1 is a legal move at {parent} and comes first in positional order; your \
                  program never tries a1 (a loop over cells that starts at 1, or stops before \
@@ -426,6 +456,16 @@ impl<'a> Context<'a> {
                         .into(),
                 }
             }
+            Mistake::GlobalPassCount => format!(
+                "the side to move at {} has no legal move and the node is not reached by \
+                 two passes in a row, so the game goes on: it gets exactly one child, \
+                 `pass`. Your program makes it a leaf: it counts passes in one global \
+                 variable that only a node with a legal move clears and that backing up \
+                 never lowers, so a pass made in a branch searched before it, not on its \
+                 path, still counts. Keep the pass count per node (a parameter)",
+                log::path_text(&self.path())
+            ),
+            Mistake::HandWrittenGameOver => self.game_over_text(),
             Mistake::ExpandsAtCutoffDepth => format!(
                 "{name} is at depth {depth}, the cut-off depth D, so it is a leaf printed once \
                  with E(s); your program expands it: its leaf test is depth > D instead of \
@@ -514,6 +554,34 @@ impl<'a> Context<'a> {
             _ => self.node_board(),
         };
         (text, board)
+    }
+
+    /// [`Mistake::HandWrittenGameOver`] where the game ends: the node where neither
+    /// side can move is the difference's node, or its parent when that is the pass.
+    fn game_over_text(&self) -> String {
+        let path = self.path();
+        let (node, pass_depth) = match self.entries().0 {
+            Some(e) if e.name == "pass" && path.len() > 1 => (&path[..path.len() - 1], e.depth),
+            Some(e) => (&path[..], e.depth.map(|d| d + 1)),
+            None => (&path[..], None),
+        };
+        let pass = if pass_depth == Some(self.problem.depth) {
+            "a leaf at the cut-off depth, printed once with E(s)"
+        } else {
+            "whose only child, the second pass, is a leaf printed once with E(s)"
+        };
+        format!(
+            "neither side can move at {}, so the game is over: it gets one child, `pass`, \
+             {pass}. Each of them prints its line after its child returns with the cut-off \
+             test of its kind: a MAX node prunes on v >= beta, else sets alpha to max(alpha, \
+             v); a MIN node prunes on v <= alpha, else sets beta to min(beta, v). Your \
+             program writes the end of the game by hand: the pass, and below it a second \
+             pass even when the pass is at the cut-off depth, then the pass's line with \
+             alpha updated when that second pass is at the cut-off depth and beta updated \
+             otherwise, whether the pass is MAX or MIN, and the node's line with its bound \
+             updated, neither tested for a cut-off",
+            log::path_text(node)
+        )
     }
 
     fn end_rule_text(&self) -> String {

@@ -2,7 +2,8 @@
 //! walking the 8 directions from every empty cell, flips by walking them again. Slow
 //! and plain on purpose: every fault of the catalogue that lives in the rules (a
 //! direction's flips overwriting the others, a move listed once per direction, a
-//! square the loops never reach) is one `if` here, away from the bitboards.
+//! child per direction turning one line, a square the loops never reach) is one `if`
+//! here, away from the bitboards.
 
 use crate::eval::CS561_WEIGHTS;
 
@@ -43,6 +44,11 @@ pub(super) struct Rules {
     pub column_major: bool,
     /// A move listed once for every direction in which it brackets discs.
     pub move_per_direction: bool,
+    /// A move that brackets discs in several directions is several moves, one per
+    /// direction, each turning that direction's discs only; a cell's moves come in
+    /// the row-major order of the discs that bracket them (the program walks out from
+    /// each of the mover's discs in turn).
+    pub child_per_direction: bool,
     /// The square a1 is never tried.
     pub skip_a1: bool,
     /// No square of column a is ever tried.
@@ -50,6 +56,17 @@ pub(super) struct Rules {
     /// A move turns only the discs of the last direction (in [`DIRECTIONS`] order)
     /// that brackets any: each direction's flips overwrite the previous ones.
     pub last_direction_only: bool,
+}
+
+/// A move as the program makes it: the cell played and, when the program makes one
+/// child per direction ([`Rules::child_per_direction`]), the one direction (an index
+/// into [`DIRECTIONS`]) whose discs it turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Move {
+    /// The cell played.
+    pub cell: Cell,
+    /// The only direction turned, `None` for every direction the rules turn.
+    pub line: Option<usize>,
 }
 
 /// 8 rows of 8 cell characters: `*`, `X`, `O`.
@@ -98,9 +115,10 @@ impl Grid {
         }
     }
 
-    /// The moves of `me` against `them`, in the order the program tries them (a move
-    /// may come more than once under [`Rules::move_per_direction`]).
-    pub fn moves(&self, me: u8, them: u8, rules: Rules) -> Vec<Cell> {
+    /// The moves of `me` against `them`, in the order the program tries them (a cell
+    /// may come more than once under [`Rules::move_per_direction`] and
+    /// [`Rules::child_per_direction`]).
+    pub fn moves(&self, me: u8, them: u8, rules: Rules) -> Vec<Move> {
         let mut moves = Vec::new();
         for index in 0..64 {
             let (row, col) = if rules.column_major {
@@ -114,29 +132,51 @@ impl Grid {
             if skipped || self.cells[row][col] != EMPTY {
                 continue;
             }
-            let directions = DIRECTIONS
+            // Each bracketing direction with the row-major index of its far disc.
+            let mut lines: Vec<(i32, usize)> = DIRECTIONS
                 .iter()
-                .filter(|&&direction| self.run(cell, direction, me, them) > 0)
-                .count();
-            let times = match (directions, rules.move_per_direction) {
-                (0, _) => 0,
-                (n, true) => n,
-                (_, false) => 1,
-            };
-            moves.extend(std::iter::repeat_n(cell, times));
+                .enumerate()
+                .filter_map(|(d, &(dr, dc))| {
+                    let length = self.run(cell, (dr, dc), me, them) as i32;
+                    let far = (row as i32 + dr * (length + 1)) * 8 + col as i32 + dc * (length + 1);
+                    (length > 0).then_some((far, d))
+                })
+                .collect();
+            if lines.is_empty() {
+                continue;
+            }
+            if rules.child_per_direction {
+                lines.sort_unstable();
+                moves.extend(lines.iter().map(|&(_, d)| Move {
+                    cell,
+                    line: Some(d),
+                }));
+            } else {
+                let times = if rules.move_per_direction {
+                    lines.len()
+                } else {
+                    1
+                };
+                moves.extend(std::iter::repeat_n(Move { cell, line: None }, times));
+            }
         }
         moves
     }
 
-    /// The grid after `me` plays on `cell`, turning discs direction by direction as
+    /// The grid after `me` makes `the_move`, turning discs direction by direction as
     /// the rules say.
-    pub fn play(&self, cell: Cell, me: u8, them: u8, rules: Rules) -> Grid {
+    pub fn play(&self, the_move: Move, me: u8, them: u8, rules: Rules) -> Grid {
+        let cell = the_move.cell;
         let mut next = *self;
         next.cells[cell.row][cell.col] = me;
         let runs = DIRECTIONS.map(|direction| (direction, self.run(cell, direction, me, them)));
         let last = runs.iter().rposition(|&(_, length)| length > 0);
         for (i, &((dr, dc), length)) in runs.iter().enumerate() {
-            if rules.last_direction_only && Some(i) != last {
+            let turned = match the_move.line {
+                Some(line) => i == line,
+                None => !rules.last_direction_only || Some(i) == last,
+            };
+            if !turned {
                 continue;
             }
             for step in 1..=length as i32 {

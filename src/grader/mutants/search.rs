@@ -2,7 +2,7 @@
 //! the handout gives it, with every fault of [`super::Mistake`] an `if` where a program
 //! goes wrong.
 
-use super::grid::{Cell, Grid, Rules, EMPTY, NOBODY};
+use super::grid::{Cell, Grid, Move, Rules, EMPTY, NOBODY};
 use super::Faults;
 use crate::course_search::{LeafRule, INFINITY};
 use crate::format::cs561::{Problem, Task};
@@ -79,6 +79,9 @@ struct Searcher<'w> {
     max_lines: usize,
     /// A pass has been made somewhere in the search.
     pass_seen: bool,
+    /// The global pass count of [`Mistake::GlobalPassCount`]: raised by every node
+    /// that passes, cleared by every node expanded with a legal move.
+    pass_count: u32,
     root_children: Vec<Child>,
     pass_children: Vec<Child>,
     /// The greatest value a child of the root move being searched has returned (its
@@ -136,12 +139,15 @@ impl Searcher<'_> {
         value
     }
 
+    /// Whether the node is a leaf; `blocked` says its side to move has no legal move.
+    #[allow(clippy::too_many_arguments)]
     fn is_leaf(
         &self,
         grid: &Grid,
         name: Name,
         depth: u32,
         passes: Passes,
+        blocked: bool,
         me: u8,
         them: u8,
     ) -> bool {
@@ -162,7 +168,9 @@ impl Searcher<'_> {
         } else {
             2
         };
-        let ended_by_passes = if self.faults.has(Mistake::StalePassFlag) {
+        let ended_by_passes = if self.faults.has(Mistake::GlobalPassCount) {
+            blocked && self.pass_count >= 2
+        } else if self.faults.has(Mistake::StalePassFlag) {
             name == Name::Pass && passes.after_any_pass
         } else {
             match self.leaf_rule {
@@ -173,13 +181,53 @@ impl Searcher<'_> {
         let full = grid.count(EMPTY) == 0 && !self.faults.has(Mistake::FullBoardNotTerminal);
         let game_over = self.leaf_rule == LeafRule::GameOverOrSecondPass
             && (grid.count(me) == 0 || grid.count(them) == 0 || full);
-        let seen_early = self.faults.has(Mistake::GameEndsEarly)
-            && passes.consecutive >= 1
-            && grid.moves(me, them, self.rules).is_empty();
-        let parent_test = self.faults.has(Mistake::PassTestOnParent)
-            && passes.parent_passed
-            && grid.moves(me, them, self.rules).is_empty();
+        let seen_early =
+            self.faults.has(Mistake::GameEndsEarly) && passes.consecutive >= 1 && blocked;
+        let parent_test =
+            self.faults.has(Mistake::PassTestOnParent) && passes.parent_passed && blocked;
         ended_by_passes || game_over || seen_early || parent_test
+    }
+
+    /// What [`Mistake::HandWrittenGameOver`] prints below `name`, a node that is no
+    /// pass and not a leaf, where neither side can move: the pass child (even at the
+    /// cut-off depth) with the second pass written as its only child by hand, then
+    /// the pass's line and the node's, both without a cut-off test. The pass's line
+    /// updates alpha, as at MAX, when the second pass is at the cut-off depth, and beta,
+    /// as at MIN, otherwise, whichever the pass is; the node's line updates its own
+    /// bound.
+    fn hand_written_game_over(
+        &mut self,
+        grid: &Grid,
+        name: Name,
+        depth: u32,
+        (max, me, them): (bool, u8, u8),
+        (mut alpha, mut beta): (i32, i32),
+        record: Record,
+    ) -> Result<i32, Stopped> {
+        // (the game ends below two passes, the second written by hand)
+        let value = self.evaluate(grid, max, (me, them), true);
+        let opened = if max { INFINITY } else { -INFINITY };
+        self.print(Name::Pass, depth + 1, opened, alpha, beta)?;
+        self.print(Name::Pass, depth + 2, value, alpha, beta)?;
+        let printed = depth + u32::from(self.faults.has(Mistake::DepthFromOne));
+        if printed + 2 == self.cutoff_depth {
+            self.print(Name::Pass, depth + 1, value, alpha.max(value), beta)?;
+        } else {
+            self.print(Name::Pass, depth + 1, value, alpha, beta.min(value))?;
+        }
+        if record == Record::Root {
+            self.root_children.push((Name::Pass, value, *grid));
+        }
+        if record == Record::RootMove {
+            self.grandchild_best = Some(value);
+        }
+        if max {
+            alpha = alpha.max(value);
+        } else {
+            beta = beta.min(value);
+        }
+        self.print(name, depth, value, alpha, beta)?;
+        Ok(value)
     }
 
     /// Searches the node `grid` reached as `name`, with `me` to move against `them`;
@@ -196,8 +244,9 @@ impl Searcher<'_> {
         record: Record,
     ) -> Result<i32, Stopped> {
         let moves = grid.moves(me, them, self.rules);
-        let blocked_leaf = moves.is_empty() && self.faults.has(Mistake::NoPassNode);
-        if blocked_leaf || self.is_leaf(grid, name, depth, passes, me, them) {
+        let blocked = moves.is_empty();
+        let blocked_leaf = blocked && self.faults.has(Mistake::NoPassNode);
+        if blocked_leaf || self.is_leaf(grid, name, depth, passes, blocked, me, them) {
             let by_passes = passes.consecutive >= 2;
             let value = self.evaluate(grid, max, (me, them), by_passes);
             self.print(name, depth, value, alpha, beta)?;
@@ -209,6 +258,9 @@ impl Searcher<'_> {
         if record == Record::RootMove {
             self.grandchild_best = None;
         }
+        if self.faults.has(Mistake::GlobalPassCount) {
+            self.pass_count = if blocked { self.pass_count + 1 } else { 0 };
+        }
         let fail_hard = self.faults.has(Mistake::FailHard);
         let shown = |v: i32, alpha: i32, beta: i32| match (fail_hard, max) {
             (false, _) => v,
@@ -218,12 +270,41 @@ impl Searcher<'_> {
         let mut v = if max { -INFINITY } else { INFINITY };
         self.print(name, depth, shown(v, alpha, beta), alpha, beta)?;
 
-        let children: Vec<(Name, Grid)> = if moves.is_empty() {
+        let hand_written = blocked
+            && name != Name::Pass
+            && self.faults.has(Mistake::HandWrittenGameOver)
+            && grid.moves(them, me, self.rules).is_empty();
+        if hand_written {
+            return self.hand_written_game_over(
+                grid,
+                name,
+                depth,
+                (max, me, them),
+                (alpha, beta),
+                record,
+            );
+        }
+
+        let children: Vec<(Name, Grid)> = if blocked {
             vec![(Name::Pass, *grid)]
         } else {
+            // (with a child per direction, the program read searches every child of a
+            // cell at MIN's nodes with the board of its first direction)
+            let shared = self.rules.child_per_direction && !max;
+            let mut first: Option<Move> = None;
             moves
                 .iter()
-                .map(|&cell| (Name::Cell(cell), grid.play(cell, me, them, self.rules)))
+                .map(|&the_move| {
+                    let played = match first {
+                        Some(first) if shared && first.cell == the_move.cell => first,
+                        _ => {
+                            first = Some(the_move);
+                            the_move
+                        }
+                    };
+                    let child = grid.play(played, me, them, self.rules);
+                    (Name::Cell(the_move.cell), child)
+                })
                 .collect()
         };
         for (child_name, child) in children {
@@ -404,6 +485,7 @@ pub(super) fn run(
         rules: Rules {
             column_major: faults.has(Mistake::ColumnMajorOrder),
             move_per_direction: faults.has(Mistake::DuplicateMoves),
+            child_per_direction: faults.has(Mistake::ChildPerDirection),
             skip_a1: faults.has(Mistake::SkipsA1),
             skip_column_a: faults.has(Mistake::SkipsColumnA),
             last_direction_only: faults.has(Mistake::OneDirectionFlips),
@@ -416,6 +498,7 @@ pub(super) fn run(
         lines: Vec::new(),
         max_lines,
         pass_seen: false,
+        pass_count: 0,
         root_children: Vec::new(),
         pass_children: Vec::new(),
         grandchild_best: None,
