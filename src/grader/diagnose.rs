@@ -84,10 +84,20 @@ fn lines(bytes: &[u8]) -> Vec<&[u8]> {
 /// How far `from` is from `to`: lines inserted, deleted or changed (a block of
 /// changed lines counts as the longer of its two sides), and the first line of `to`
 /// (0-based) that is not kept from `from`.
-fn distance<T: Hash + Eq + Ord>(from: &[T], to: &[T]) -> (usize, Option<usize>) {
+///
+/// The lines are numbered first (equal lines, equal numbers), so that the diff
+/// compares numbers, not texts: the same edits, found several times faster.
+fn distance<T: Hash + Eq>(from: &[T], to: &[T]) -> (usize, Option<usize>) {
+    let mut numbers: HashMap<&T, u32> = HashMap::with_capacity(from.len() + to.len());
+    let mut number = |line| {
+        let next = numbers.len() as u32;
+        *numbers.entry(line).or_insert(next)
+    };
+    let from: Vec<u32> = from.iter().map(&mut number).collect();
+    let to: Vec<u32> = to.iter().map(&mut number).collect();
     let mut count = 0;
     let mut first = None;
-    for op in capture_diff_slices(Algorithm::Myers, from, to) {
+    for op in capture_diff_slices(Algorithm::Myers, &from, &to) {
         let (changed, at) = match op {
             DiffOp::Equal { .. } => continue,
             DiffOp::Delete {
