@@ -119,6 +119,22 @@ fn distance<T: Hash + Eq>(from: &[T], to: &[T]) -> (usize, Option<usize>) {
     (count, first)
 }
 
+/// A bound below [`distance`], without a diff: the lines of the longer file that no
+/// line of the other can be kept as (counting each text as often as each file has
+/// it). A diff keeps at most that many lines, and each block it changes counts as
+/// its longer side.
+fn at_least<T: Hash + Eq>(from: &[T], to: &[T]) -> usize {
+    let mut counts: HashMap<&T, (usize, usize)> = HashMap::with_capacity(from.len());
+    for line in from {
+        counts.entry(line).or_default().0 += 1;
+    }
+    for line in to {
+        counts.entry(line).or_default().1 += 1;
+    }
+    let kept: usize = counts.values().map(|&(a, b)| a.min(b)).sum();
+    from.len().max(to.len()) - kept
+}
+
 /// The problem variant (the input's, or the other Spring 2017 release's end rule)
 /// whose right output is `expected`.
 fn fitting(problem: &Problem, style: Style, expected: &[u8]) -> Option<Problem> {
@@ -455,7 +471,7 @@ fn search(catalogue: &Catalogue, expected: &[u8], actual: &[u8]) -> Faults {
     // `than` (told by the line counts alone, without a diff).
     let blind_distance = |faults: Faults, than: usize| -> Option<usize> {
         let out = catalogue.write_blind(faults, got_blind.len() + than, with_board)?;
-        if out.len().abs_diff(got_blind.len()) >= than {
+        if out.len().abs_diff(got_blind.len()) >= than || at_least(&out, &got_blind) >= than {
             return None;
         }
         let d = distance(&out, &got_blind).0;
