@@ -113,7 +113,7 @@ for round in $(seq "$rounds"); do
   gexact=$(awk -F, 'NR > 1 { n += $5 } END { print n + 0 }' "$work/class.csv")
   rm -f "$work/exact"; touch "$work/exact"
   read -r dwall dself dall < <(measure sh -c \
-    "tr '\\t' '\\n' < '$work/runs' | xargs -d '\\n' -n 3 -P $jobs '$work/one.sh'")
+    "tr '\\t' '\\n' < '$work/runs' | xargs -d '\\n' -n 3 -P $jobs '$work/one.sh' 2>/dev/null")
   dexact=$(wc -l < "$work/exact")
   printf '%-6s %-8s %8s %9s %9s %7s\n' "$round" grade "$gwall" "$gself" "$gall" "$gexact"
   printf '%-6s %-8s %8s %9s %9s %7s\n' "$round" direct "$dwall" "$dself" "$dall" "$dexact"
