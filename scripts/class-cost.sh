@@ -10,12 +10,12 @@
 #   scripts/class-cost.sh CLASS CASES --run "sh {submission}/run.sh" \
 #       --read-only /root/.pyenv/versions/2.7.18
 #
-# For each side it prints the wall time and the CPU seconds (user + system) of the
-# process itself and of its children (the sandboxes and programs it waited for),
-# read from /proc when it has exited: on a busy machine the wall times drift with
-# the load, the CPU seconds much less. Then the number of outputs byte for byte
-# right on each side (the two sides must agree). Run it on a quiet machine; ROUNDS
-# (default 1) repeats both sides, interleaved, and prints each round.
+# For each side it prints the wall time, the CPU seconds (user + system) of the
+# process itself, and those of it and every process it started (a cpuacct cgroup,
+# cgroup v1; "-" without one): on a busy machine the wall times drift with the
+# load, the CPU seconds much less. Then the outputs byte for byte right on each
+# side (the two must agree), and the ratios grade / direct. Run it on a quiet
+# machine; ROUNDS (default 1) repeats both sides, one after the other.
 # Environment: BIN (default target/release/reversi), JOBS (2), TIMEOUT (10),
 # ROUNDS (1).
 set -euo pipefail
