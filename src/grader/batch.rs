@@ -334,18 +334,119 @@ pub struct Update<'a> {
 /// Runs every case, `options.jobs` at a time, telling `observer` how it goes. The
 /// results come in case order: all of them, or, when `options.stop` was set, those
 /// that had started.
+///
+/// A case whose input has CRLF line ends and whose program wrote a wrong output, or
+/// crashed showing a CR, may be run again with LF line ends once every case has run
+/// (see [`LineEndsProbe`]): its result is reported then.
 pub fn run(
     cases: &[Case],
     options: &BatchOptions,
     observer: &mut dyn FnMut(Update),
 ) -> Vec<CaseResult> {
+    let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
+    let mut waiting = vec![false; cases.len()];
+    let (mut done, mut reported) = (0, 0);
+    let mut report = |results: &[Option<CaseResult>], waiting: &[bool], done: usize| {
+        let ready = results[reported..]
+            .iter()
+            .zip(&waiting[reported..])
+            .take_while(|(r, w)| r.is_some() && !**w)
+            .count();
+        let in_order = results[reported..reported + ready]
+            .iter()
+            .flatten()
+            .collect();
+        reported += ready;
+        observer(Update {
+            done,
+            total: cases.len(),
+            in_order,
+        });
+    };
+    let mut reruns = Vec::new();
+    in_pool(
+        cases.len(),
+        options,
+        |index| run_case(&cases[index], options),
+        &mut |finished| {
+            if let Some((index, (result, rerun))) = finished {
+                results[index] = Some(result);
+                match rerun {
+                    Some(rerun) => {
+                        waiting[index] = true;
+                        reruns.push((index, rerun));
+                    }
+                    None => done += 1,
+                }
+            }
+            report(&results, &waiting, done);
+        },
+    );
+    let Runner::Program { command, sandbox } = &options.runner else {
+        return results.into_iter().flatten().collect();
+    };
+    let stopped = || {
+        options
+            .stop
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+    };
+    reruns.sort_by_key(|(index, _)| *index);
+    let probe = LineEndsProbe::choose(cases, &reruns);
+    let mut blind = false;
+    if let Some(at) = probe.filter(|_| !stopped()) {
+        let (index, Rerun::Output(written)) = &reruns[at] else {
+            unreachable!("the probe wrote an output")
+        };
+        let lf = run_with_lf(&cases[*index], command, sandbox);
+        blind = lf.as_ref() == Some(written);
+        let result = results[*index].as_mut().expect("every case ran");
+        note_lf(result, lf.as_deref(), &cases[*index]);
+        waiting[*index] = false;
+        done += 1;
+        reruns.remove(at);
+    }
+    let (again, skipped): (Vec<_>, Vec<_>) = reruns
+        .into_iter()
+        .partition(|(_, rerun)| !(blind && matches!(rerun, Rerun::Output(_))));
+    for (index, _) in skipped {
+        waiting[index] = false;
+        done += 1;
+    }
+    report(&results, &waiting, done);
+    in_pool(
+        again.len(),
+        options,
+        |at| run_with_lf(&cases[again[at].0], command, sandbox),
+        &mut |finished: Option<(usize, Option<Vec<u8>>)>| {
+            if let Some((at, lf)) = finished {
+                let index = again[at].0;
+                let result = results[index].as_mut().expect("every case ran");
+                note_lf(result, lf.as_deref(), &cases[index]);
+                waiting[index] = false;
+                done += 1;
+            }
+            report(&results, &waiting, done);
+        },
+    );
+    // (cases whose re-run did not start, once stopped, keep their first result)
+    results.into_iter().flatten().collect()
+}
+
+/// Runs `work` on `0..count`, `options.jobs` at a time, until `options.stop` is set;
+/// `finished` gets each result as it comes, in this thread, and `None` every tenth
+/// of a second.
+fn in_pool<T: Send>(
+    count: usize,
+    options: &BatchOptions,
+    work: impl Fn(usize) -> T + Sync,
+    finished: &mut dyn FnMut(Option<(usize, T)>),
+) {
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel();
-    let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
     thread::scope(|scope| {
-        for _ in 0..options.jobs.clamp(1, cases.len().max(1)) {
+        for _ in 0..options.jobs.clamp(1, count.max(1)) {
             let sender = sender.clone();
-            let next = &next;
+            let (next, work) = (&next, &work);
             scope.spawn(move || loop {
                 if options
                     .stop
@@ -354,44 +455,80 @@ pub fn run(
                     break;
                 }
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(case) = cases.get(index) else { break };
-                if sender.send((index, run_case(case, options))).is_err() {
+                if index >= count {
+                    break;
+                }
+                if sender.send((index, work(index))).is_err() {
                     break;
                 }
             });
         }
         drop(sender);
-        let (mut done, mut reported) = (0, 0);
         loop {
             match receiver.recv_timeout(Duration::from_millis(100)) {
-                Ok((index, result)) => {
-                    results[index] = Some(result);
-                    done += 1;
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Ok(result) => finished(Some(result)),
+                Err(mpsc::RecvTimeoutError::Timeout) => finished(None),
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
-            let ready = results[reported..]
-                .iter()
-                .take_while(|r| r.is_some())
-                .count();
-            let in_order = results[reported..reported + ready]
-                .iter()
-                .flatten()
-                .collect();
-            reported += ready;
-            observer(Update {
-                done,
-                total: cases.len(),
-                in_order,
-            });
         }
     });
-    results.into_iter().flatten().collect()
 }
 
-/// Runs one case and judges it.
-pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
+/// Why a case may be run again with LF line ends in its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Rerun {
+    /// It wrote this output, wrong by more than its line ends.
+    Output(Vec<u8>),
+    /// It crashed, and its standard error shows a CR.
+    Crash,
+}
+
+/// The one LF re-run that decides whether the others are made. A program that
+/// writes the very same file from the input with and without its CRs read them
+/// the same way: on the other cases too, the LF re-run would only repeat the wrong
+/// output, so they are not made (a crash showing a CR is run again all the same).
+/// The probe is the case with the shortest expected output among those that show
+/// a search (at least [`PROBE_LINES`] lines: on a smaller one a program that reads
+/// the CR may write the same file by chance); without one, every re-run is made.
+struct LineEndsProbe;
+
+/// Lines of an expected output that show a search: the board, the header and
+/// at least four nodes.
+const PROBE_LINES: usize = 13;
+
+impl LineEndsProbe {
+    /// The position in `reruns` of the probe, if there is one.
+    fn choose(cases: &[Case], reruns: &[(usize, Rerun)]) -> Option<usize> {
+        reruns
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, rerun))| matches!(rerun, Rerun::Output(_)))
+            .filter_map(|(at, (index, _))| {
+                let expected = fs::read(&cases[*index].expected).ok()?;
+                let lines = expected.split(|&b| b == b'\n').count();
+                (lines >= PROBE_LINES).then_some((expected.len(), at))
+            })
+            .min()
+            .map(|(_, at)| at)
+    }
+}
+
+/// Adds to `result` what the LF re-run `lf` (its output, if it wrote one) tells.
+fn note_lf(result: &mut CaseResult, lf: Option<&[u8]>, case: &Case) {
+    let right = lf.is_some_and(|actual| {
+        fs::read(&case.expected)
+            .is_ok_and(|expected| check_with_input(&expected, actual, true, None).passed())
+    });
+    if right {
+        result.depends_on_cr = true;
+        result.detail += "; with LF line ends in input.txt its output is right: input.txt \
+                          read with its CR (strip '\\r' when reading it)";
+    }
+}
+
+/// Runs one case and judges it; and, when the case may be run again with LF line
+/// ends (its input has a CR), why.
+fn run_case(case: &Case, options: &BatchOptions) -> (CaseResult, Option<Rerun>) {
     let start = Instant::now();
     let produced = produce(case, &options.runner).and_then(|produced| {
         match (&produced, &options.keep) {
@@ -400,7 +537,8 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         }
         .map(|()| produced)
     });
-    let (verdict, mut detail, report, stderr_cr) = match produced {
+    let mut written = None;
+    let (verdict, detail, report, stderr_cr) = match produced {
         Ok(Produced::Output(actual)) => match fs::read(&case.expected) {
             Ok(expected) => {
                 let problem = fs::read(&case.input)
@@ -418,6 +556,7 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
                 } else {
                     report.summary()
                 };
+                written = Some(actual);
                 (verdict, detail, Some(report), false)
             }
             Err(e) => (
@@ -430,35 +569,31 @@ pub fn run_case(case: &Case, options: &BatchOptions) -> CaseResult {
         Ok(Produced::Failed(verdict, detail, stderr_cr)) => (verdict, detail, None, stderr_cr),
         Err(message) => (Verdict::Error, message, None, false),
     };
-    // The case's time as measured: the LF re-run below is the grader's, not the case's.
+    // The case's time as measured: the LF re-run is the grader's, not the case's.
     let seconds = start.elapsed().as_secs_f64();
     // The LF re-run, only where its answer could explain the verdict: an output that
     // differs by more than its line ends, or a crash whose standard error shows a
     // CR. Never a timeout (it would cost another full --timeout), nor a run that
     // wrote no output or one not read.
-    let rerun = match verdict {
-        Verdict::Fail => !report.as_ref().is_some_and(|r| r.lenient_identical),
-        Verdict::Crash => stderr_cr,
-        _ => false,
-    };
-    let mut cr = false;
-    if rerun {
-        if let Runner::Program { command, sandbox } = &options.runner {
-            if depends_on_cr(case, command, sandbox) {
-                cr = true;
-                detail += "; with LF line ends in input.txt its output is right: \
-                           input.txt read with its CR (strip '\\r' when reading it)";
-            }
+    let has_cr = || fs::read(&case.input).is_ok_and(|input| input.contains(&b'\r'));
+    let rerun = match (verdict, &options.runner) {
+        (_, Runner::Solver(_)) => None,
+        (Verdict::Fail, _) if !report.as_ref().is_some_and(|r| r.lenient_identical) => {
+            written.map(Rerun::Output)
         }
+        (Verdict::Crash, _) if stderr_cr => Some(Rerun::Crash),
+        _ => None,
     }
-    CaseResult {
+    .filter(|_| has_cr());
+    let result = CaseResult {
         case: case.name.clone(),
         verdict,
         detail,
         seconds,
         report,
-        depends_on_cr: cr,
-    }
+        depends_on_cr: false,
+    };
+    (result, rerun)
 }
 
 /// Writes `bytes` to `folder/CASE/output.txt`.
@@ -531,26 +666,17 @@ pub fn solve_problem(problem: &cs561::Problem, style: Style) -> Vec<u8> {
 /// Lines of a crashed program's standard error shown in its row.
 const STDERR_LINES: usize = 3;
 
-/// Whether a program that failed on a case with CRLF line ends in its input (as
-/// every official input has) gets it right, line ends of its output aside, when
-/// given the same input with LF line ends: the most common upstream bug of
-/// published solutions, which then look like search mistakes.
-fn depends_on_cr(case: &Case, command: &str, sandbox: &Sandbox) -> bool {
-    let Ok(input) = fs::read(&case.input) else {
-        return false;
-    };
-    if !input.contains(&b'\r') {
-        return false;
-    }
+/// What a program that failed on a case with CRLF line ends in its input (as every
+/// official input has) writes when given the same input with LF line ends: right,
+/// line ends of its output aside, for the most common upstream bug of published
+/// solutions, which then look like search mistakes. `None` when it wrote nothing
+/// that was read.
+fn run_with_lf(case: &Case, command: &str, sandbox: &Sandbox) -> Option<Vec<u8>> {
+    let input = fs::read(&case.input).ok()?;
     let lf: Vec<u8> = input.iter().copied().filter(|&b| b != b'\r').collect();
-    match (
-        run_program(case, &lf, command, sandbox),
-        fs::read(&case.expected),
-    ) {
-        (Ok(Produced::Output(actual)), Ok(expected)) => {
-            check_with_input(&expected, &actual, true, None).passed()
-        }
-        _ => false,
+    match run_program(case, &lf, command, sandbox) {
+        Ok(Produced::Output(actual)) => Some(actual),
+        _ => None,
     }
 }
 
@@ -703,4 +829,55 @@ fn signal_name(signal: i32) -> String {
         _ => return format!("signal {signal}"),
     };
     format!("{name} (signal {signal})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{Isolation, Limits};
+
+    /// Runs the official Spring 2017 cases (CRLF inputs) through `program`, which
+    /// notes each of its runs in a file outside its work folder (unsandboxed), and
+    /// returns the results and the number of runs.
+    fn runs_of(program: &str) -> (Vec<CaseResult>, usize) {
+        let cases =
+            find_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017"))
+                .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let counter = dir.path().join("runs");
+        let sandbox = Sandbox::new(Isolation::Unsandboxed, Limits::default(), &[]).unwrap();
+        let options = BatchOptions {
+            runner: Runner::Program {
+                command: format!("echo run >> '{}'; {program}", counter.display()),
+                sandbox,
+            },
+            lenient: false,
+            jobs: 2,
+            keep: None,
+            stop: None,
+        };
+        let results = run(&cases, &options, &mut |_| {});
+        let runs = fs::read_to_string(&counter).unwrap().lines().count();
+        (results, runs)
+    }
+
+    #[test]
+    fn a_program_that_writes_the_same_file_with_lf_line_ends_is_run_again_once() {
+        let (results, runs) = runs_of("echo X > output.txt");
+        assert_eq!(runs, 5 + 1);
+        assert!(results
+            .iter()
+            .all(|r| r.verdict == Verdict::Fail && !r.depends_on_cr));
+    }
+
+    #[test]
+    fn a_program_that_reads_the_cr_is_run_again_on_every_case() {
+        let (results, runs) = runs_of(
+            "if grep -q \"$(printf '\\r')\" input.txt; then echo X; else echo Y; fi > output.txt",
+        );
+        assert_eq!(runs, 5 + 5);
+        assert!(results
+            .iter()
+            .all(|r| r.verdict == Verdict::Fail && !r.depends_on_cr));
+    }
 }

@@ -110,7 +110,9 @@ impl Cgroup {
             processes: counted(&self.pids_events, "max"),
         };
         for folder in &self.folders {
-            for _ in 0..100 {
+            // What is left is usually gone within a millisecond or two (a process
+            // namespace ending): look again every millisecond, for a second at most.
+            for _ in 0..1000 {
                 let procs = fs::read_to_string(folder.join("cgroup.procs")).unwrap_or_default();
                 let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
                 if pids.is_empty() {
@@ -122,7 +124,7 @@ impl Cgroup {
                         libc::kill(pid, libc::SIGKILL);
                     }
                 }
-                std::thread::sleep(Duration::from_millis(10));
+                std::thread::sleep(Duration::from_millis(1));
             }
             let _ = fs::remove_dir(folder);
         }
