@@ -393,6 +393,7 @@ pub fn run(
     reruns.sort_by_key(|(index, _)| *index);
     let probe = LineEndsProbe::choose(cases, &reruns);
     let mut blind = false;
+    let mut reads_cr = None;
     if let Some(at) = probe.filter(|_| !stopped()) {
         let (index, Rerun::Output(written)) = &reruns[at] else {
             unreachable!("the probe wrote an output")
@@ -400,15 +401,26 @@ pub fn run(
         let lf = run_with_lf(&cases[*index], command, sandbox);
         blind = lf.as_ref() == Some(written);
         let result = results[*index].as_mut().expect("every case ran");
-        note_lf(result, lf.as_deref(), &cases[*index]);
+        if note_lf(result, lf.as_deref(), &cases[*index]) {
+            reads_cr = Some(cases[*index].name.clone());
+        }
         waiting[*index] = false;
         done += 1;
         reruns.remove(at);
     }
+    let settled = blind || reads_cr.is_some();
     let (again, skipped): (Vec<_>, Vec<_>) = reruns
         .into_iter()
-        .partition(|(_, rerun)| !(blind && matches!(rerun, Rerun::Output(_))));
+        .partition(|(_, rerun)| !(settled && matches!(rerun, Rerun::Output(_))));
     for (index, _) in skipped {
+        if let Some(probe) = &reads_cr {
+            let result = results[index].as_mut().expect("every case ran");
+            result.detail += &format!(
+                "; not run again with LF line ends: with them case {probe}'s output is \
+                 right, so this program reads input.txt's CR, which may cause this \
+                 difference too"
+            );
+        }
         waiting[index] = false;
         done += 1;
     }
@@ -487,6 +499,9 @@ enum Rerun {
 /// writes the very same file from the input with and without its CRs read them
 /// the same way: on the other cases too, the LF re-run would only repeat the wrong
 /// output, so they are not made (a crash showing a CR is run again all the same).
+/// A program whose probe is right with LF line ends is shown to read the CR: the
+/// others are not made either (they cannot change a verdict), and their rows say
+/// that the CR may cause their difference too, citing the probe.
 /// The probe is the case with the shortest expected output among those that show
 /// a search (at least [`PROBE_LINES`] lines: on a smaller one a program that reads
 /// the CR may write the same file by chance); without one, every re-run is made.
@@ -513,8 +528,9 @@ impl LineEndsProbe {
     }
 }
 
-/// Adds to `result` what the LF re-run `lf` (its output, if it wrote one) tells.
-fn note_lf(result: &mut CaseResult, lf: Option<&[u8]>, case: &Case) {
+/// Adds to `result` what the LF re-run `lf` (its output, if it wrote one) tells;
+/// true when that output is right (the program reads the CR).
+fn note_lf(result: &mut CaseResult, lf: Option<&[u8]>, case: &Case) -> bool {
     let right = lf.is_some_and(|actual| {
         fs::read(&case.expected)
             .is_ok_and(|expected| check_with_input(&expected, actual, true, None).passed())
@@ -524,6 +540,7 @@ fn note_lf(result: &mut CaseResult, lf: Option<&[u8]>, case: &Case) {
         result.detail += "; with LF line ends in input.txt its output is right: input.txt \
                           read with its CR (strip '\\r' when reading it)";
     }
+    right
 }
 
 /// Runs one case and judges it; and, when the case may be run again with LF line
@@ -868,6 +885,30 @@ mod tests {
         assert!(results
             .iter()
             .all(|r| r.verdict == Verdict::Fail && !r.depends_on_cr));
+    }
+
+    #[test]
+    fn a_program_right_with_lf_line_ends_is_run_again_once_and_the_others_cite_it() {
+        // (with LF line ends it writes the expected output of the case whose input,
+        // its CRs removed, is the one it was given)
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017");
+        let (results, runs) = runs_of(&format!(
+            "if grep -q \"$(printf '\\r')\" input.txt; then echo X > output.txt; else \
+             for c in '{}'/*/; do tr -d '\\r' < \"$c/input.txt\" | cmp -s - input.txt && \
+             cp \"$c/output.txt\" output.txt; done; fi; exit 0",
+            dir.display()
+        ));
+        assert_eq!(runs, 5 + 1);
+        assert!(results.iter().all(|r| r.verdict == Verdict::Fail));
+        assert_eq!(results.iter().filter(|r| r.depends_on_cr).count(), 1);
+        let cited: Vec<_> = results.iter().filter(|r| !r.depends_on_cr).collect();
+        assert_eq!(cited.len(), 4);
+        assert!(
+            cited
+                .iter()
+                .all(|r| r.detail.contains("not run again with LF line ends")),
+            "{cited:#?}"
+        );
     }
 
     #[test]
