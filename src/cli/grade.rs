@@ -2,7 +2,6 @@
 //! the platforms read.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::Duration;
 
@@ -13,8 +12,8 @@ use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
 use crate::grader::batch::find_cases;
 use crate::grader::grade::{
-    case_points, case_visibility, grade_student, Class, ClassRequest, GradeError, GradeOptions,
-    Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
+    case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
+    GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
 };
 use crate::grader::language::{Language, Toolchain};
 use crate::grader::package as bundle;
@@ -280,6 +279,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         policy,
         jobs,
         stop: Some(sandbox::stop_flag()),
+        slots: None,
     };
     let width = class
         .submissions
@@ -287,21 +287,18 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .map(|s| printable(&s.name).len())
         .max()
         .unwrap_or(0);
-    let mut grades = Vec::new();
     let mut progress = Progress::new();
-    for submission in &class.submissions {
-        if sandbox::stop_flag().load(Ordering::SeqCst) {
-            break;
+    let mut printed = Ok(());
+    let grades = grade_class(&class.submissions, &options, &mut |event| match event {
+        ClassEvent::Progress { done, total } => progress.draw(done, total),
+        ClassEvent::Graded(grade) => {
+            progress.clear();
+            if !args.json && printed.is_ok() {
+                printed = print_out(&student_row(grade, width));
+            }
         }
-        let grade = grade_student(submission, &options, &mut |update| {
-            progress.draw(update.done, update.total);
-        })?;
-        progress.clear();
-        if !args.json {
-            print_out(&student_row(&grade, width))?;
-        }
-        grades.push(grade);
-    }
+    })?;
+    printed?;
     platform::write_reports(
         &targets,
         &grades,

@@ -401,6 +401,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         jobs,
         keep: args.keep.clone(),
         stop: Some(sandbox::stop_flag()),
+        slots: None,
     };
     let mut progress = Progress::new();
     let mut rows: Result<()> = Ok(());

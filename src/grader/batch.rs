@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{self, Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -318,6 +318,46 @@ pub struct BatchOptions<'a> {
     pub keep: Option<PathBuf>,
     /// When set (by Ctrl-C), no more cases start; the results are those that ran.
     pub stop: Option<&'a AtomicBool>,
+    /// Program runs allowed at once across batches run side by side (a class's
+    /// students), each run holding one; none: only `jobs` bounds this batch.
+    pub slots: Option<&'a Slots>,
+}
+
+/// Program runs allowed at once, shared by batches run side by side: a slot one
+/// batch leaves free while its last case runs goes to the next batch's cases.
+pub struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    /// `count` runs at once.
+    pub fn new(count: usize) -> Slots {
+        Slots {
+            free: Mutex::new(count.max(1)),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Waits for a free slot and holds it until the guard is dropped.
+    fn hold(&self) -> HeldSlot<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        HeldSlot(self)
+    }
+}
+
+/// A slot of [`Slots`], given back when dropped.
+struct HeldSlot<'a>(&'a Slots);
+
+impl Drop for HeldSlot<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
 }
 
 /// What a running batch reports, after each case and every tenth of a second.
@@ -398,7 +438,9 @@ pub fn run(
         let (index, Rerun::Output(written)) = &reruns[at] else {
             unreachable!("the probe wrote an output")
         };
+        let held = options.slots.map(Slots::hold);
         let lf = run_with_lf(&cases[*index], command, sandbox);
+        drop(held);
         blind = lf.as_ref() == Some(written);
         let result = results[*index].as_mut().expect("every case ran");
         if note_lf(result, lf.as_deref(), &cases[*index]) {
@@ -470,7 +512,10 @@ fn in_pool<T: Send>(
                 if index >= count {
                     break;
                 }
-                if sender.send((index, work(index))).is_err() {
+                let held = options.slots.map(Slots::hold);
+                let done = work(index);
+                drop(held);
+                if sender.send((index, done)).is_err() {
                     break;
                 }
             });
@@ -872,10 +917,46 @@ mod tests {
             jobs: 2,
             keep: None,
             stop: None,
+            slots: None,
         };
         let results = run(&cases, &options, &mut |_| {});
         let runs = fs::read_to_string(&counter).unwrap().lines().count();
         (results, runs)
+    }
+
+    #[test]
+    fn batches_side_by_side_never_run_more_programs_than_their_shared_slots() {
+        let cases =
+            find_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017"))
+                .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display();
+        // (a second program running at once finds the lock taken)
+        let command = format!(
+            "mkdir '{d}/lock' || echo overlap >> '{d}/overlaps'; sleep 0.05; \
+             rmdir '{d}/lock'; echo run >> '{d}/runs'; echo X > output.txt"
+        );
+        let sandbox = Sandbox::new(Isolation::Unsandboxed, Limits::default(), &[]).unwrap();
+        let slots = Slots::new(1);
+        let options = BatchOptions {
+            runner: Runner::Program {
+                command: command.clone(),
+                sandbox,
+            },
+            lenient: false,
+            jobs: 2,
+            keep: None,
+            stop: None,
+            slots: Some(&slots),
+        };
+        thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| run(&cases, &options, &mut |_| {}));
+            }
+        });
+        let runs = fs::read_to_string(dir.path().join("runs")).unwrap();
+        assert_eq!(runs.lines().count(), 2 * (5 + 1));
+        assert!(!dir.path().join("overlaps").exists());
     }
 
     #[test]
