@@ -91,7 +91,8 @@ pub struct GradeArgs {
     /// Wall time of each run, in seconds; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
-    /// Cases run at once [default: the number of cores].
+    /// Programs run at once, over two students graded side by side [default: the
+    /// number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
     /// Write a CSV table (student, score, per-case verdicts) to this file.
