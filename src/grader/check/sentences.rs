@@ -383,22 +383,14 @@ impl<'a> Context<'a> {
                  colour has no discs, or at the second pass on the path. Your file goes on \
                  past a node where that rule ends the game, as a program with the revised \
                  Spring 2017 rule (only two passes in a row end the game) does",
-                if self.problem.dialect == Dialect::F2014 {
-                    "Fall 2014"
-                } else {
-                    "first Spring 2017 samples'"
-                }
+                self.older_rule_release()
             ),
             Mistake::FullBoardNotTerminal => {
                 let full = self
                     .root
                     .at(&self.path())
                     .is_some_and(|p| p.board.own | p.board.opp == u64::MAX);
-                let release = if self.problem.dialect == Dialect::F2014 {
-                    "Fall 2014"
-                } else {
-                    "first Spring 2017 samples'"
-                };
+                let release = self.older_rule_release();
                 let here = if full {
                     format!(
                         "the board at {name} is full, so under the {release} rule the game is \
@@ -582,6 +574,16 @@ impl<'a> Context<'a> {
              updated, neither tested for a cut-off",
             log::path_text(node)
         )
+    }
+
+    /// The release whose end-of-game rule (a full board, a colour gone or a second
+    /// pass on the path) this case follows.
+    fn older_rule_release(&self) -> &'static str {
+        if self.problem.dialect == Dialect::F2014 {
+            "Fall 2014"
+        } else {
+            "first Spring 2017 samples'"
+        }
     }
 
     fn end_rule_text(&self) -> String {
