@@ -17,6 +17,10 @@
 #   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
 #       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
 #       the fforum-*.obf files of FFO_FOLDER (Edax's problem/ folder).
+#   scripts/strength.sh ffo FFO_FOLDER [FIRST LAST]
+#       Exact solves of FFO #FIRST..#LAST (40 49) by `reversi engine solve`, one
+#       process each, with their nodes and times beside the nodes Egaroucid 7.5
+#       publishes for them (scripts/strength/ffo.py). THREADS=N: N threads.
 # Needs python3; the Zebra mode a C compiler, make, patch and zlib (zlib1g-dev).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +74,10 @@ endgame)
     folder=$(cd "$2" && pwd)
     (cd "$kit" && REVERSI="$bin" python3 endgame.py "$folder" ${3:-16} ${4:-24}) |
         tee "$out/endgame.txt"
+    ;;
+ffo)
+    [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh ffo FFO_FOLDER [FIRST LAST]" >&2; exit 2; }
+    REVERSI="$bin" python3 "$kit/ffo.py" "$2" ${3:-40} ${4:-49} | tee "$out/ffo.txt"
     ;;
 *)
     games=${1:-40}
