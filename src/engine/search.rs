@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use super::parallel::{self, Parallel};
 use super::table::{Bound, Entry, Table, TO_THE_END};
 use super::{last_empties, offer, Offer};
 use crate::board::{Board, Square, Squares, CORNERS};
@@ -204,7 +205,7 @@ impl MoveList {
 
 /// The state of one timed search.
 pub struct Searcher<'a> {
-    table: &'a mut Table,
+    table: &'a Table,
     weights: &'a Weights,
     layout: &'static Layout,
     deadline: Instant,
@@ -218,6 +219,8 @@ pub struct Searcher<'a> {
     probcut: bool,
     /// The exact solver's [`ETC_EMPTIES`].
     etc_empties: u32,
+    /// Where the search splits among threads, and what else stops it.
+    pub(super) parallel: Parallel<'a>,
 }
 
 /// What a root search found.
@@ -242,7 +245,8 @@ pub enum Depth {
 
 impl<'a> Searcher<'a> {
     /// A search that stops at `deadline`, sharing `table` (which must hold only
-    /// results found with the same `weights`), evaluating by `weights`.
+    /// results found with the same `weights`, and which only this search and its
+    /// helpers on other threads use meanwhile), evaluating by `weights`.
     pub fn new(table: &'a mut Table, weights: &'a Weights, deadline: Instant) -> Searcher<'a> {
         Searcher {
             table,
@@ -254,6 +258,22 @@ impl<'a> Searcher<'a> {
             stopped: false,
             probcut: true,
             etc_empties: ETC_EMPTIES,
+            parallel: Parallel::serial(),
+        }
+    }
+
+    /// A fresh search with the same table, evaluation, deadline and settings, for a
+    /// helper thread, split as `parallel` says.
+    pub(super) fn helper<'b>(&self, parallel: Parallel<'b>) -> Searcher<'b>
+    where
+        'a: 'b,
+    {
+        Searcher {
+            nodes: 0,
+            next_check: CHECK_INTERVAL,
+            stopped: false,
+            parallel,
+            ..*self
         }
     }
 
@@ -271,7 +291,8 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Counts a node; true once the deadline has passed. The clock is read once
+    /// Counts a node; true once the deadline has passed (or, in a helper thread, once
+    /// a split point above has a cutoff: [`Parallel::aborted`]). The clock is read once
     /// [`CHECK_INTERVAL`] nodes have been counted since it last was, those of the
     /// last empty cells (which [`last_empties`] counts, without the clock) included.
     #[inline]
@@ -279,7 +300,7 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
-            self.stopped = Instant::now() >= self.deadline;
+            self.stopped = Instant::now() >= self.deadline || self.parallel.aborted();
         }
         self.stopped
     }
@@ -410,6 +431,7 @@ impl<'a> Searcher<'a> {
             &list,
             alpha,
             beta,
+            self.parallel.splits_heuristic(depth),
             |s, square, flips, child, lo, hi| {
                 let child_features = s.layout.play(features, square.index(), flips);
                 -s.heuristic(child, &child_features, depth - 1, -hi, -lo)
@@ -557,21 +579,36 @@ impl<'a> Searcher<'a> {
 
     /// Principal-variation search over the children of `board` in `list`'s order: the
     /// first with the window `alpha`..`beta`, the others with a null window first and
-    /// again with the full one only if they beat `alpha`. `child_value(self, square,
-    /// flips, child, lo, hi)` is the value, for its side to move within `lo`..`hi`, of
-    /// the child reached by playing `square` (turning `flips`). Returns the best value
-    /// and move (fail-soft), or `None` when the deadline stopped the search.
+    /// again with the full one only if they beat `alpha`; when `split`, the others
+    /// are shared among threads once the first is searched ([`parallel::search_rest`]).
+    /// `child_value(self, square, flips, child, lo, hi)` is the value, for its side to
+    /// move within `lo`..`hi`, of the child reached by playing `square` (turning
+    /// `flips`). Returns the best value and move (fail-soft), or `None` when the
+    /// deadline stopped the search.
     fn principal_variation(
         &mut self,
         board: Board,
         list: &MoveList,
         mut alpha: i32,
         beta: i32,
-        child_value: impl Fn(&mut Self, Square, u64, Board, i32, i32) -> i32,
+        split: bool,
+        child_value: impl Fn(&mut Searcher, Square, u64, Board, i32, i32) -> i32 + Sync,
     ) -> Option<(i32, Option<Square>)> {
         let mut best = -INFINITE;
         let mut best_move = None;
         for square in list.squares() {
+            if split && best_move.is_some() && list.len > 2 {
+                let rest = list.squares().skip(1);
+                return parallel::search_rest(
+                    self,
+                    board,
+                    rest,
+                    (best, best_move),
+                    alpha,
+                    beta,
+                    &child_value,
+                );
+            }
             let flips = board.flips(square);
             let child = board.play_flipping(square, flips);
             let value = if best_move.is_none() {
@@ -683,11 +720,15 @@ impl<'a> Searcher<'a> {
         } else {
             MoveList::fastest_first(board, moves, first, self.table)
         };
-        let Some((best, best_move)) =
-            self.principal_variation(board, &list, alpha, beta, |s, _, _, child, lo, hi| {
-                -s.endgame(child, empties - 1, -hi, -lo)
-            })
-        else {
+        let split = self.parallel.splits_endgame(empties);
+        let Some((best, best_move)) = self.principal_variation(
+            board,
+            &list,
+            alpha,
+            beta,
+            split,
+            |s, _, _, child, lo, hi| -s.endgame(child, empties - 1, -hi, -lo),
+        ) else {
             return 0;
         };
         let depth = TO_THE_END + empties as u8;
