@@ -17,6 +17,10 @@
 #   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
 #       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
 #       the fforum-*.obf files of FFO_FOLDER (Edax's problem/ folder).
+#   scripts/strength.sh threads FFO_FOLDER [N]
+#       One thread against N (2): twice in turn, the exact solves of FFO #40-#44
+#       (`engine solve --threads`) and the heuristic deepening of `engine speed
+#       --depth 14 --threads` (time to a fixed depth). On a quiet machine only.
 # Needs python3; the Zebra mode a C compiler, make, patch and zlib (zlib1g-dev).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +74,18 @@ endgame)
     folder=$(cd "$2" && pwd)
     (cd "$kit" && REVERSI="$bin" python3 endgame.py "$folder" ${3:-16} ${4:-24}) |
         tee "$out/endgame.txt"
+    ;;
+threads)
+    [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh threads FFO_FOLDER [N]" >&2; exit 2; }
+    folder=$(cd "$2" && pwd)
+    for round in 1 2; do
+        for threads in 1 "${3:-2}"; do
+            echo "round $round, $threads thread(s)"
+            (cd "$kit" && THREADS=$threads IDS=40-44 REVERSI="$bin" python3 endgame.py "$folder" 0 64) |
+                tail -n 1
+            "$bin" engine speed --depth 14 --threads "$threads" | tail -n 1
+        done
+    done | tee "$out/threads.txt"
     ;;
 *)
     games=${1:-40}
