@@ -180,8 +180,9 @@ where
             for square in rest {
                 scope.spawn_fifo(move |_| {
                     let low = alpha.load(Relaxed);
-                    if split.raised() || low >= beta {
-                        // A cutoff here (its result stands) or above (nothing does).
+                    if split.raised() || low >= beta || interrupted.load(Relaxed) {
+                        // A cutoff here (its result stands), or above or the deadline
+                        // (nothing does).
                         interrupted.store(true, Relaxed);
                         return;
                     }

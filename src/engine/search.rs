@@ -263,14 +263,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// A fresh search with the same table, evaluation, deadline and settings, for a
-    /// helper thread, split as `parallel` says.
+    /// helper thread, split as `parallel` says; it reads the clock at its first node
+    /// (so that, past the deadline, the moves still waiting for a thread cost little).
     pub(super) fn helper<'b>(&self, parallel: Parallel<'b>) -> Searcher<'b>
     where
         'a: 'b,
     {
         Searcher {
             nodes: 0,
-            next_check: CHECK_INTERVAL,
+            next_check: 1,
             stopped: false,
             parallel,
             ..*self
