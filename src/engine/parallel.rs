@@ -123,6 +123,7 @@ struct Best {
 }
 
 impl Best {
+    /// Takes in a move's result.
     fn offer(&mut self, found: Found) {
         if found.2 && found.0 > self.reached.0 {
             self.reached = found;
