@@ -21,6 +21,10 @@
 #       Exact solves of FFO #FIRST..#LAST (40 49) by `reversi engine solve`, one
 #       process each, with their nodes and times beside the nodes Egaroucid 7.5
 #       publishes for them (scripts/strength/ffo.py). THREADS=N: N threads.
+#   scripts/strength.sh threads FFO_FOLDER [N]
+#       One thread against N (2): twice in turn, the exact solves of FFO #40-#44
+#       (`engine solve --threads`) and the heuristic deepening of `engine speed
+#       --depth 14 --threads` (time to a fixed depth). On a quiet machine only.
 # Needs python3; the Zebra mode a C compiler, make, patch and zlib (zlib1g-dev).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +82,18 @@ endgame)
 ffo)
     [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh ffo FFO_FOLDER [FIRST LAST]" >&2; exit 2; }
     REVERSI="$bin" python3 "$kit/ffo.py" "$2" ${3:-40} ${4:-49} | tee "$out/ffo.txt"
+    ;;
+threads)
+    [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh threads FFO_FOLDER [N]" >&2; exit 2; }
+    folder=$(cd "$2" && pwd)
+    for round in 1 2; do
+        for threads in 1 "${3:-2}"; do
+            echo "round $round, $threads thread(s)"
+            (cd "$kit" && THREADS=$threads IDS=40-44 REVERSI="$bin" python3 endgame.py "$folder" 0 64) |
+                tail -n 1
+            "$bin" engine speed --depth 14 --threads "$threads" | tail -n 1
+        done
+    done | tee "$out/threads.txt"
     ;;
 *)
     games=${1:-40}

@@ -81,6 +81,49 @@ fn umea_bad_arguments_exit_2_with_a_message_on_stderr_only() {
 }
 
 #[test]
+fn umea_on_two_threads_prints_one_legal_move_line() {
+    let position = position_text(START);
+    let output = reversi(&["umea", "--threads", "2", &position, "0.2"], None);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1);
+    let square = parse_answer(&text).unwrap().expect("a move");
+    assert!(START.board().moves() & square.bit() != 0);
+}
+
+/// A position with 18 empty cells, black to move (value -28: a 1.2M-node solve).
+const EIGHTEEN_EMPTIES: &str = "BOOOOOOOOOOOOXXOOOOOOXOOOOOOOOOOOOOOXXEXOEOOOOXXEEEOEEEEEEEEEEEEE";
+
+#[test]
+fn engine_solve_on_two_threads_finds_the_value_of_one() {
+    let line = |threads: &str| {
+        let output = reversi(
+            &["engine", "solve", "--threads", threads, EIGHTEEN_EMPTIES],
+            None,
+        );
+        assert!(output.status.success(), "{output:?}");
+        let text = stdout(&output);
+        let value = text.split_whitespace().nth(1).expect("value V").to_string();
+        value
+    };
+    assert_eq!(line("2"), line("1"));
+}
+
+#[test]
+fn threads_must_be_at_least_one() {
+    let position = position_text(START);
+    for args in [
+        vec!["umea", "--threads", "0", &position[..], "1"],
+        vec!["engine", "solve", "--threads", "0", &position[..]],
+        vec!["umea", "--naive", "--threads", "2", &position[..], "1"],
+    ] {
+        let output = reversi(&args, None);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
 fn umea_naive_matches_the_library() {
     let position = position_text(START.after(Squares(START.board().moves()).next()));
     let output = reversi(&["umea", "--naive", &position, "1"], None);

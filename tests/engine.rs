@@ -52,6 +52,17 @@ proptest! {
     }
 
     #[test]
+    fn on_two_threads_the_move_is_legal_whatever_the_time(own in any::<u64>(), mask in any::<u64>(), micros in 0u64..3000) {
+        let board = Board { own, opp: mask & !own };
+        let mut engine = Engine::new().with_threads(2).expect("two threads");
+        let thought = engine.think(board, Instant::now() + Duration::from_micros(micros));
+        match thought.best {
+            None => prop_assert_eq!(board.moves(), 0),
+            Some(square) => prop_assert!(board.moves() & square.bit() != 0),
+        }
+    }
+
+    #[test]
     fn solved_values_are_exact(board in endgame_strategy()) {
         prop_assume!(board.moves() != 0);
         // A generous deadline: the point is the value, not the speed.

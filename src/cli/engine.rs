@@ -32,6 +32,10 @@ enum EngineCommand {
         /// The position as `reversi umea` reads it: W or B (side to move), then 64
         /// cells row-major, E, O (white) or X (black).
         position: String,
+        /// Threads that share the search (the value is the same for any number; the
+        /// node count and the best move among equals may change from run to run).
+        #[arg(long, default_value_t = 1, value_parser = threads_parser())]
+        threads: usize,
     },
     /// Measure the search's speed: fixed-depth searches (a fresh table each) of
     /// positions of random games (SplitMix64 from `--seed`, 2 positions each with
@@ -44,6 +48,9 @@ enum EngineCommand {
         /// Seed of the random games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Threads that share each search.
+        #[arg(long, default_value_t = 1, value_parser = threads_parser())]
+        threads: usize,
     },
     /// Fit the pattern evaluation's weights to positions labelled by exact solves of
     /// self-played games and write them (docs/engine.md: the recipe of
@@ -122,14 +129,14 @@ enum EngineCommand {
 /// Runs `reversi engine`.
 pub(super) fn run(args: EngineArgs) -> Result<()> {
     match args.command {
-        EngineCommand::Solve { position } => {
+        EngineCommand::Solve { position, threads } => {
             let position =
                 umea::parse_position(&position).map_err(|e| UsageError::BadArgument {
                     what: "the position".into(),
                     message: e.to_string(),
                 })?;
             let started = Instant::now();
-            let thought = Engine::new().solve(position.board());
+            let thought = Engine::new().with_threads(threads)?.solve(position.board());
             println!(
                 "value {} best {} nodes {} in {:.3} s",
                 thought.value,
@@ -139,10 +146,14 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             );
             Ok(())
         }
-        EngineCommand::Speed { depth, seed } => {
+        EngineCommand::Speed {
+            depth,
+            seed,
+            threads,
+        } => {
             let (mut nodes, mut seconds) = (0u64, 0f64);
             for board in speed_positions(seed) {
-                let mut engine = Engine::new();
+                let mut engine = Engine::new().with_threads(threads)?;
                 let started = Instant::now();
                 let thought = engine.search_to_depth(board, depth);
                 let elapsed = started.elapsed().as_secs_f64();
@@ -279,6 +290,11 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// The parser of a `--threads` option: at least 1.
+pub(super) fn threads_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
 }
 
 /// Reads the weights file `path` for the argument `what`.

@@ -33,6 +33,9 @@ pub struct UmeaArgs {
     /// Print the search's depth, value and node count on standard error.
     #[arg(long)]
     verbose: bool,
+    /// Threads that share the engine's search (not with --naive).
+    #[arg(long, default_value_t = 1, value_parser = super::engine::threads_parser(), conflicts_with = "naive")]
+    threads: usize,
 }
 
 #[derive(Debug, Subcommand)]
@@ -111,7 +114,9 @@ pub(super) fn run(args: UmeaArgs) -> Result<()> {
     } else {
         let deadline = deadline_for(started, seconds);
         let budget = deadline.saturating_duration_since(started);
-        let thought = Engine::for_time(budget).think(board, deadline);
+        let thought = Engine::for_time(budget)
+            .with_threads(args.threads)?
+            .think(board, deadline);
         if args.verbose {
             eprintln!(
                 "depth {} {} value {} nodes {} in {:.3} s",

@@ -18,7 +18,7 @@ const STABILITY_CUTOFF_EMPTIES: u32 = 5;
 const PARITY_ONLY: u32 = 5;
 
 /// The most empty cells [`solve`] takes.
-const ORDERED_MOST: u32 = 12;
+pub(super) const MOST_EMPTIES: u32 = 8;
 
 /// The fastest-first order's malus per reply left to the opponent.
 const ORDER_PER_REPLY: i32 = 16;
@@ -118,26 +118,27 @@ pub(super) struct LocalTable {
 }
 
 impl LocalTable {
-    /// An empty table.
+    /// An empty table (zeroed memory: no position has no disc, so no slot matches).
     pub(super) fn new() -> LocalTable {
         let empty = LocalSlot {
             own: 0,
             opp: 0,
-            lower: NONE,
-            upper: -NONE,
+            lower: 0,
+            upper: 0,
         };
         LocalTable {
-            slots: vec![empty; ((ORDERED_MOST + 1) << LOCAL_BITS) as usize],
+            slots: vec![empty; ((MOST_EMPTIES - PARITY_ONLY) << LOCAL_BITS) as usize],
         }
     }
 
-    /// The slot of `board`, which has `count` empty cells.
+    /// The slot of `board`, which has `count` empty cells (more than [`PARITY_ONLY`],
+    /// at most [`MOST_EMPTIES`]).
     #[inline(always)]
     fn slot(&self, board: Board, count: u32) -> usize {
         let hash = (board.own.wrapping_mul(0x9dda_1c54_cfe6_b6e9)
             ^ board.opp.wrapping_mul(0xa2e6_c030_0831_e05a))
             >> (64 - LOCAL_BITS);
-        ((count.min(ORDERED_MOST) as usize) << LOCAL_BITS) | hash as usize
+        (((count - PARITY_ONLY - 1) as usize) << LOCAL_BITS) | hash as usize
     }
 }
 
@@ -175,7 +176,7 @@ macro_rules! last_empties_solver {
                     search(board, empty, count, odd_quadrants(empty), (alpha, beta), false, nodes)
                 }
                 count => {
-                    assert!(count <= ORDERED_MOST, "too many empty cells for the solver");
+                    assert!(count <= MOST_EMPTIES, "too many empty cells for the solver");
                     let odd = odd_quadrants(empty);
                     let moves = board.moves();
                     ordered(board, empty, count, odd, (alpha, beta), moves, false, nodes, local)
@@ -228,7 +229,7 @@ macro_rules! last_empties_solver {
             }
             let odd_cells = CELLS_OF_QUADRANTS[odd];
             // (score, move, child, child's moves), best first.
-            let mut list = [(0i32, Square::from_index(0), Board { own: 0, opp: 0 }, 0u64); ORDERED_MOST as usize];
+            let mut list = [(0i32, Square::from_index(0), Board { own: 0, opp: 0 }, 0u64); MOST_EMPTIES as usize];
             let mut len = 0;
             for square in Squares(moves) {
                 let child = board.play(square);

@@ -7,7 +7,8 @@
 
 mod last_empties;
 pub mod naive;
-pub(crate) mod search;
+mod parallel;
+mod search;
 pub mod shaped;
 mod table;
 pub mod tempo;
@@ -18,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
 use crate::eval::pattern::{embedded, Weights};
+use parallel::Parallel;
 use search::{Depth, RootResult, Searcher};
 use table::Table;
 
@@ -88,7 +90,22 @@ pub struct Thought {
 /// The strong player. Keeps its transposition table between calls.
 pub struct Engine {
     table: Table,
+    /// The threads that share its searches, when more than one
+    /// ([`Engine::with_threads`]).
+    pool: Option<rayon_core::ThreadPool>,
 }
+
+/// The search threads could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("could not start {threads} search threads: {source}")]
+pub struct ThreadsError {
+    threads: usize,
+    source: rayon_core::ThreadPoolBuildError,
+}
+
+/// The stack of each search thread: a thread that waits for the moves it shared
+/// searches other moves meanwhile, so searches nest deeper than on one thread.
+const THREAD_STACK: usize = 64 << 20;
 
 impl Default for Engine {
     fn default() -> Engine {
@@ -99,8 +116,41 @@ impl Default for Engine {
 impl Engine {
     /// An engine with an empty transposition table of the largest size.
     pub fn new() -> Engine {
-        Engine {
-            table: Table::new(TABLE_BITS),
+        Engine::with_table(Table::new(TABLE_BITS))
+    }
+
+    /// An engine with `table`, on one thread.
+    fn with_table(table: Table) -> Engine {
+        Engine { table, pool: None }
+    }
+
+    /// The same engine searching on `threads` threads (1 or 0: on the calling thread
+    /// alone, the serial search). With more, the nodes deep enough share their moves
+    /// among the threads once their first move is searched (`src/engine/parallel.rs`),
+    /// in [`Engine::think`], [`Engine::solve`] and [`Engine::search_to_depth`]; an
+    /// exact solve's value stays the serial one, its node count and best move among
+    /// equals may change from run to run.
+    pub fn with_threads(mut self, threads: usize) -> Result<Engine, ThreadsError> {
+        self.pool = if threads > 1 {
+            let pool = rayon_core::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(THREAD_STACK)
+                .thread_name(|index| format!("search-{index}"))
+                .build()
+                .map_err(|source| ThreadsError { threads, source })?;
+            Some(pool)
+        } else {
+            None
+        };
+        Ok(self)
+    }
+
+    /// Runs `work` with the table, on the calling thread when the engine has one
+    /// thread, else in the pool, splitting.
+    fn run<T: Send>(&mut self, work: impl FnOnce(&mut Table, Parallel) -> T + Send) -> T {
+        match &self.pool {
+            None => work(&mut self.table, Parallel::serial()),
+            Some(pool) => pool.install(|| work(&mut self.table, Parallel::splitting())),
         }
     }
 
@@ -110,15 +160,20 @@ impl Engine {
     pub fn for_time(budget: Duration) -> Engine {
         let positions = (budget.as_secs_f64() * POSITIONS_PER_SECOND).max(1.0);
         let bits = (positions.log2().ceil() as u32).clamp(MIN_TABLE_BITS, TABLE_BITS);
-        Engine {
-            table: Table::new(bits),
-        }
+        Engine::with_table(Table::new(bits))
     }
 
     /// Chooses a move for the side to move of `board`, returning by `deadline` (give or
     /// take the time to read the clock once per thousand positions, well under a
     /// millisecond). Always a legal move when one exists, however short the time.
     pub fn think(&mut self, board: Board, deadline: Instant) -> Thought {
+        self.run(|table, parallel| think(table, parallel, board, deadline))
+    }
+}
+
+/// [`Engine::think`] with `table`, split as `parallel` says.
+fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant) -> Thought {
+    {
         let start = Instant::now();
         let budget = deadline.saturating_duration_since(start);
         let moves = board.moves();
@@ -141,7 +196,8 @@ impl Engine {
         } else {
             deadline
         };
-        let mut searcher = Searcher::new(&mut self.table, embedded(), handover);
+        let mut searcher = Searcher::new(table, embedded(), handover);
+        searcher.parallel = parallel;
         for depth in 1..=empties {
             let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
             if let Some(result) = result {
@@ -160,7 +216,8 @@ impl Engine {
         }
         thought.nodes = searcher.nodes;
         if to_solve {
-            let mut solver = Searcher::new(&mut self.table, embedded(), deadline);
+            let mut solver = Searcher::new(table, embedded(), deadline);
+            solver.parallel = parallel;
             // First who wins, within the window around a draw (several times cheaper),
             // then the margin. A proved loss keeps the heuristic move, which may well
             // make the win harder for the opponent to find.
@@ -199,6 +256,13 @@ impl Engine {
 
     /// [`Engine::solve`] with the root moves ordered by `weights`' evaluation.
     pub fn solve_with(&mut self, board: Board, weights: &Weights) -> Thought {
+        self.run(|table, parallel| solve(table, parallel, board, weights))
+    }
+}
+
+/// [`Engine::solve_with`] with `table`, split as `parallel` says.
+fn solve(table: &mut Table, parallel: Parallel, board: Board, weights: &Weights) -> Thought {
+    {
         let far = Instant::now() + Duration::from_secs(1 << 30);
         let mut thought = Thought {
             best: None,
@@ -209,7 +273,8 @@ impl Engine {
             nodes: 0,
         };
         let empties = (!(board.own | board.opp)).count_ones();
-        let mut searcher = Searcher::new(&mut self.table, weights, far);
+        let mut searcher = Searcher::new(table, weights, far);
+        searcher.parallel = parallel;
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
@@ -241,13 +306,27 @@ impl Engine {
 
     /// [`Engine::search_to_depth`] evaluating by `weights`.
     pub fn search_to_depth_with(&mut self, board: Board, depth: u32, weights: &Weights) -> Thought {
+        self.run(|table, parallel| search_to_depth(table, parallel, board, depth, weights))
+    }
+}
+
+/// [`Engine::search_to_depth_with`] with `table`, split as `parallel` says.
+fn search_to_depth(
+    table: &mut Table,
+    parallel: Parallel,
+    board: Board,
+    depth: u32,
+    weights: &Weights,
+) -> Thought {
+    {
         let far = Instant::now() + Duration::from_secs(1 << 30);
         let mut thought = Thought::default();
         let mut order: Vec<Square> = Squares(board.moves()).collect();
         if order.is_empty() {
             return thought;
         }
-        let mut searcher = Searcher::new(&mut self.table, weights, far);
+        let mut searcher = Searcher::new(table, weights, far);
+        searcher.parallel = parallel;
         for plies in 1..=depth {
             if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
                 thought.best = Some(result.best);
@@ -403,6 +482,39 @@ mod tests {
                 assert!(low >= value, "{board:?}");
                 let high = searcher.endgame(board, empties, value, value + 1);
                 assert!(high <= value, "{board:?}");
+            }
+            checked += 1;
+        }
+    }
+
+    /// On 2 and 3 threads the solver finds the serial value, and a best move that
+    /// reaches it, in positions of random games with 13 to 16 empty cells (the nodes
+    /// with 12 or more split).
+    #[test]
+    fn the_parallel_solver_finds_the_serial_value_and_a_move_reaching_it() {
+        let mut rng = crate::splitmix::SplitMix64::new(17);
+        let solve = |board| Engine::with_table(Table::new(16)).solve(board);
+        let mut checked = 0;
+        while checked < 12 {
+            let stop = 13 + rng.below(4) as u32;
+            let mut board = Geometry::STANDARD.start();
+            while (!(board.own | board.opp)).count_ones() > stop {
+                match rng.step(board) {
+                    Some(next) => board = next,
+                    None => break,
+                }
+            }
+            if board.moves() == 0 {
+                continue;
+            }
+            let serial = solve(board);
+            for threads in [2, 3] {
+                let engine = Engine::with_table(Table::new(16)).with_threads(threads);
+                let thought = engine.expect("threads").solve(board);
+                assert_eq!(thought.value, serial.value, "{board:?} {threads} threads");
+                let best = thought.best.expect("a move");
+                assert!(board.moves() & best.bit() != 0, "{board:?}");
+                assert_eq!(-solve(board.play(best)).value, serial.value, "{board:?}");
             }
             checked += 1;
         }

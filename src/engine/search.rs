@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 
+use super::parallel::{self, Parallel};
 use super::table::{Bound, Entry, Table, TO_THE_END};
 use super::{last_empties, offer, Offer};
 use crate::board::{Board, Square, Squares, CORNERS};
@@ -19,7 +20,7 @@ pub const INFINITE: i32 = 1 << 24;
 
 /// Positions with at most this many empty cells are solved without the transposition
 /// table, evaluation or clock ([`last_empties`]).
-const SHALLOW_SOLVE: u32 = 8;
+const SHALLOW_SOLVE: u32 = last_empties::MOST_EMPTIES;
 
 /// ProbCut applies from this depth on.
 const PROBCUT_MIN_DEPTH: i32 = 3;
@@ -209,7 +210,7 @@ impl MoveList {
 
 /// The state of one timed search.
 pub struct Searcher<'a> {
-    table: &'a mut Table,
+    table: &'a Table,
     weights: &'a Weights,
     layout: &'static Layout,
     deadline: Instant,
@@ -225,6 +226,8 @@ pub struct Searcher<'a> {
     etc_empties: u32,
     /// The bounds of the solver's last empty cells.
     local: Box<last_empties::LocalTable>,
+    /// Where the search splits among threads, and what else stops it.
+    pub(super) parallel: Parallel<'a>,
 }
 
 /// What a root search found.
@@ -249,7 +252,8 @@ pub enum Depth {
 
 impl<'a> Searcher<'a> {
     /// A search that stops at `deadline`, sharing `table` (which must hold only
-    /// results found with the same `weights`), evaluating by `weights`.
+    /// results found with the same `weights`, and which only this search and its
+    /// helpers on other threads use meanwhile), evaluating by `weights`.
     pub fn new(table: &'a mut Table, weights: &'a Weights, deadline: Instant) -> Searcher<'a> {
         Searcher {
             table,
@@ -262,6 +266,24 @@ impl<'a> Searcher<'a> {
             probcut: true,
             etc_empties: ETC_EMPTIES,
             local: Box::new(last_empties::LocalTable::new()),
+            parallel: Parallel::serial(),
+        }
+    }
+
+    /// A fresh search with the same table, evaluation, deadline and settings, for a
+    /// helper thread, split as `parallel` says; it reads the clock at its first node
+    /// (so that, past the deadline, the moves still waiting for a thread cost little).
+    pub(super) fn helper<'b>(&self, parallel: Parallel<'b>) -> Searcher<'b>
+    where
+        'a: 'b,
+    {
+        Searcher {
+            nodes: 0,
+            next_check: 1,
+            stopped: false,
+            local: Box::new(last_empties::LocalTable::new()),
+            parallel,
+            ..*self
         }
     }
 
@@ -279,7 +301,8 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Counts a node; true once the deadline has passed. The clock is read once
+    /// Counts a node; true once the deadline has passed (or, in a helper thread, once
+    /// a split point above has a cutoff: [`Parallel::aborted`]). The clock is read once
     /// [`CHECK_INTERVAL`] nodes have been counted since it last was, those of the
     /// last empty cells (which [`last_empties`] counts, without the clock) included.
     #[inline]
@@ -287,7 +310,7 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
-            self.stopped = Instant::now() >= self.deadline;
+            self.stopped = Instant::now() >= self.deadline || self.parallel.aborted();
         }
         self.stopped
     }
@@ -418,6 +441,7 @@ impl<'a> Searcher<'a> {
             &list,
             alpha,
             beta,
+            self.parallel.splits_heuristic(depth),
             |s, square, flips, child, lo, hi| {
                 let child_features = s.layout.play(features, square.index(), flips);
                 -s.heuristic(child, &child_features, depth - 1, -hi, -lo)
@@ -566,21 +590,36 @@ impl<'a> Searcher<'a> {
 
     /// Principal-variation search over the children of `board` in `list`'s order: the
     /// first with the window `alpha`..`beta`, the others with a null window first and
-    /// again with the full one only if they beat `alpha`. `child_value(self, square,
-    /// flips, child, lo, hi)` is the value, for its side to move within `lo`..`hi`, of
-    /// the child reached by playing `square` (turning `flips`). Returns the best value
-    /// and move (fail-soft), or `None` when the deadline stopped the search.
+    /// again with the full one only if they beat `alpha`; when `split`, the others
+    /// are shared among threads once the first is searched ([`parallel::search_rest`]).
+    /// `child_value(self, square, flips, child, lo, hi)` is the value, for its side to
+    /// move within `lo`..`hi`, of the child reached by playing `square` (turning
+    /// `flips`). Returns the best value and move (fail-soft), or `None` when the
+    /// deadline stopped the search.
     fn principal_variation(
         &mut self,
         board: Board,
         list: &MoveList,
         mut alpha: i32,
         beta: i32,
-        child_value: impl Fn(&mut Self, Square, u64, Board, i32, i32) -> i32,
+        split: bool,
+        child_value: impl Fn(&mut Searcher, Square, u64, Board, i32, i32) -> i32 + Sync,
     ) -> Option<(i32, Option<Square>)> {
         let mut best = -INFINITE;
         let mut best_move = None;
         for square in list.squares() {
+            if split && best_move.is_some() && list.len > 2 {
+                let rest = list.squares().skip(1);
+                return parallel::search_rest(
+                    self,
+                    board,
+                    rest,
+                    (best, best_move),
+                    alpha,
+                    beta,
+                    &child_value,
+                );
+            }
             let flips = board.flips(square);
             let child = board.play_flipping(square, flips);
             let value = if best_move.is_none() {
@@ -701,11 +740,15 @@ impl<'a> Searcher<'a> {
         } else {
             MoveList::fastest_first(board, moves, first, self.table)
         };
-        let Some((best, best_move)) =
-            self.principal_variation(board, &list, alpha, beta, |s, _, _, child, lo, hi| {
-                -s.endgame(child, empties - 1, -hi, -lo)
-            })
-        else {
+        let split = self.parallel.splits_endgame(empties);
+        let Some((best, best_move)) = self.principal_variation(
+            board,
+            &list,
+            alpha,
+            beta,
+            split,
+            |s, _, _, child, lo, hi| -s.endgame(child, empties - 1, -hi, -lo),
+        ) else {
             return 0;
         };
         let depth = TO_THE_END + empties as u8;

@@ -4,8 +4,18 @@
 //! lost to the many shallow ones stored after it.
 //!
 //! A slot holds the full position (both bitboards, so a hit is never a collision) and
-//! one packed word: value, depth, bound and best move. Slots are `[u64; 3]` so that
-//! a new table is zeroed memory the allocator hands over without writing it.
+//! one packed word: value, depth, bound and best move. A new table is zeroed memory
+//! the allocator hands over without writing it.
+//!
+//! Several threads may probe and store at once without locks: a slot is three
+//! atomic words read and written one by one (relaxed: a word is never half
+//! written, but a reader may see the words of two different stores). The second
+//! word holds the opponent's bitboard mixed with a hash of the other two
+//! ([`check`]), so a slot whose words come from different stores reads as a miss
+//! (but for a chance of about 2^-64 per such read); one thread alone finds exactly
+//! what it stored, as with plain words.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::board::{Board, Square};
 
@@ -44,7 +54,7 @@ pub const TO_THE_END: u8 = 100;
 /// the TLB, and each of its 12,288 pages costs a fault when first written. Where the
 /// kernel's transparent huge pages are off, or only for `madvise`d memory (as on
 /// Debian), this is what turns them on; elsewhere it changes nothing.
-fn advise_huge_pages(slots: &[[u64; 3]]) {
+fn advise_huge_pages(slots: &[Slot]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
@@ -67,9 +77,22 @@ fn advise_huge_pages(slots: &[[u64; 3]]) {
     let _ = slots;
 }
 
-/// A fixed-size table of `2^bits` slots.
+/// One slot: the side to move's bitboard, the opponent's mixed with [`check`], and
+/// the packed entry (0: empty).
+type Slot = [AtomicU64; 3];
+
+/// The hash of a slot's first and third words that its second word holds, mixed with
+/// the opponent's bitboard.
+#[inline(always)]
+fn check(own: u64, data: u64) -> u64 {
+    let h = (own ^ data.rotate_left(23).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 29)
+}
+
+/// A fixed-size table of `2^bits` slots, shared by the threads of a search.
 pub struct Table {
-    slots: Vec<[u64; 3]>,
+    slots: Box<[Slot]>,
     mask: u64,
 }
 
@@ -78,12 +101,33 @@ impl Table {
     /// pairs).
     pub fn new(bits: u32) -> Table {
         assert!(bits >= 1, "a table needs at least one pair of slots");
-        let slots = vec![[0; 3]; 1 << bits];
+        let slots = zeroed_slots(1 << bits);
         advise_huge_pages(&slots);
         Table {
             slots,
             mask: (1 << bits) - 1,
         }
+    }
+
+    /// The packed entry in slot `index` if the slot holds `board` (and its words all
+    /// come from one store).
+    #[inline(always)]
+    fn held(&self, index: usize, board: Board) -> Option<u64> {
+        let [own, mixed, data] = &self.slots[index];
+        if own.load(Relaxed) != board.own {
+            return None;
+        }
+        let data = data.load(Relaxed);
+        (mixed.load(Relaxed) ^ check(board.own, data) == board.opp).then_some(data)
+    }
+
+    /// Writes `board` and the packed entry `data` into slot `index`.
+    #[inline(always)]
+    fn write(&self, index: usize, board: Board, data: u64) {
+        let slot = &self.slots[index];
+        slot[0].store(board.own, Relaxed);
+        slot[1].store(board.opp ^ check(board.own, data), Relaxed);
+        slot[2].store(data, Relaxed);
     }
 
     /// The first slot of `board`'s pair (slots go in pairs: an even index and the next).
@@ -126,31 +170,50 @@ impl Table {
     #[inline]
     pub fn probe(&self, board: Board) -> Option<Entry> {
         let pair = self.pair(board);
-        [pair, pair + 1].into_iter().find_map(|index| {
-            let [own, opp, data] = self.slots[index];
-            (own == board.own && opp == board.opp && data != 0).then(|| unpack(data))
-        })
+        [pair, pair + 1]
+            .into_iter()
+            .find_map(|index| self.held(index, board).filter(|&data| data != 0))
+            .map(unpack)
     }
 
     /// Stores `entry` for `board`: over the entry for `board` where its pair holds
     /// one, else in the first slot when `entry` is at least as deep as the entry there
-    /// (which moves to the second), else in the second.
+    /// (which moves to the second), else in the second. Another thread's store into
+    /// the same pair at the same moment may be lost, or make an entry read as a miss.
     #[inline]
-    pub fn store(&mut self, board: Board, entry: Entry) {
-        let slot = [board.own, board.opp, pack(entry)];
+    pub fn store(&self, board: Board, entry: Entry) {
+        let data = pack(entry);
         let pair = self.pair(board);
-        let first = self.slots[pair];
         if let Some(index) = [pair, pair + 1]
             .into_iter()
-            .find(|&index| self.slots[index][..2] == [board.own, board.opp])
+            .find(|&index| self.held(index, board).is_some())
         {
-            self.slots[index] = slot;
-        } else if entry.depth >= unpack(first[2]).depth {
-            self.slots[pair + 1] = first;
-            self.slots[pair] = slot;
+            self.write(index, board, data);
+        } else if entry.depth >= unpack(self.slots[pair][2].load(Relaxed)).depth {
+            // The words as they are: the check does not depend on the slot.
+            for (from, to) in self.slots[pair].iter().zip(&self.slots[pair + 1]) {
+                to.store(from.load(Relaxed), Relaxed);
+            }
+            self.write(pair, board, data);
         } else {
-            self.slots[pair + 1] = slot;
+            self.write(pair + 1, board, data);
         }
+    }
+}
+
+/// `count` empty slots, in memory the allocator hands over zeroed (so without
+/// writing it, where the system gives fresh pages).
+fn zeroed_slots(count: usize) -> Box<[Slot]> {
+    let layout = std::alloc::Layout::array::<Slot>(count).expect("a table that fits in memory");
+    // SAFETY: the layout is that of `count` slots and not empty (a table has at least
+    // one pair); zeroed bytes are valid atomic words; the box takes the allocation over
+    // with the same layout, so it frees it rightly.
+    unsafe {
+        let memory = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        if memory.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count))
     }
 }
 
@@ -188,7 +251,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip() {
-        let mut table = Table::new(4);
+        let table = Table::new(4);
         let board = crate::board::Geometry::STANDARD.start();
         assert_eq!(table.probe(board), None);
         for entry in [
@@ -232,9 +295,9 @@ mod tests {
             );
             return;
         }
-        let mut table = Table::new(21);
-        for slot in table.slots.iter_mut() {
-            slot[2] = 1;
+        let table = Table::new(21);
+        for slot in table.slots.iter() {
+            slot[2].store(1, Relaxed);
         }
         let start = table.slots.as_ptr() as usize;
         let end = start + std::mem::size_of_val(&table.slots[..]);
@@ -274,7 +337,7 @@ mod tests {
     /// the second.
     #[test]
     fn the_first_slot_keeps_the_deepest_result() {
-        let mut table = Table::new(1);
+        let table = Table::new(1);
         let start = crate::board::Geometry::STANDARD.start();
         let boards: Vec<Board> = crate::board::Squares(start.moves())
             .map(|square| start.play(square))

@@ -297,9 +297,7 @@ const TEACHER_TABLE_BITS: u32 = 16;
 fn teacher_game(params: &TrainParams, teacher: &Weights, game: usize) -> Vec<Sample> {
     let mut rng =
         SplitMix64::new(params.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let mut player = Engine {
-        table: Table::new(TEACHER_TABLE_BITS),
-    };
+    let mut player = Engine::with_table(Table::new(TEACHER_TABLE_BITS));
     let played = play_game(params.solve_empties, |board| {
         // The shallower search first, so that the deeper one's results in the table
         // do not answer for it.
@@ -600,9 +598,7 @@ mod tests {
         }
         // The others carry their own 2-ply search's value, in discs.
         let x = one[0];
-        let mut player = Engine {
-            table: Table::new(12),
-        };
+        let mut player = Engine::with_table(Table::new(12));
         let value = player.search_to_depth_with(x.board, 2, teacher).value;
         assert_eq!(in_discs(value) as f32, x.value);
     }
@@ -618,9 +614,7 @@ mod tests {
         };
         let teacher = embedded();
         let both = generate_with_teacher(&params, teacher, 1, || {});
-        let mut player = Engine {
-            table: Table::new(TEACHER_TABLE_BITS),
-        };
+        let mut player = Engine::with_table(Table::new(TEACHER_TABLE_BITS));
         let first = both[0];
         let two = in_discs(player.search_to_depth_with(first.board, 2, teacher).value);
         let three = in_discs(player.search_to_depth_with(first.board, 3, teacher).value);
