@@ -1,9 +1,12 @@
-//! The exact solver's last few empty cells: no table, no sorting and no clock (a
-//! position with seven empty cells takes a few thousand nodes at most, well under a
-//! millisecond). Most of an endgame solve's nodes are here, so the code is lean: the
-//! moves into quadrants with an odd number of empty cells go first (parity), the
-//! parity is kept move by move rather than recounted, and the last two empty cells
-//! are solved by code of their own.
+//! The exact solver's last few empty cells: no transposition table, evaluation or
+//! clock (a position with eight empty cells takes some thousands of nodes, about a
+//! millisecond at most). Most of an endgame solve's nodes are here, so the code is
+//! lean. With 6-8 empty cells the moves are sorted fastest first and the bounds found
+//! kept in a small table of this part's own ([`LocalTable`]); with fewer, the moves
+//! into quadrants with an odd number of empty cells go first (parity), the parity is
+//! kept move by move rather than recounted, and the last two empty cells are solved by
+//! code of their own. Nodes are counted as Egaroucid counts them: the position after
+//! the last move is scored, not counted.
 
 use super::{offer, Offer};
 use crate::board::{bit_instructions, Board, Square, Squares, CORNERS};
@@ -392,7 +395,8 @@ last_empties_solver!(
 /// The exact final score ([`final_score`]) of `board` for the side to move, with
 /// perfect play by both sides, within `alpha`..`beta` (fail-soft: a value at or
 /// below `alpha` is an upper bound, one at or above `beta` a lower bound). Meant for
-/// a few empty cells (the solver's last seven). Adds the positions visited to `nodes`.
+/// at most [`MOST_EMPTIES`] empty cells. Adds the positions visited to `nodes`; keeps
+/// bounds in `local` (the same table for every call of one search).
 pub(super) fn solve(
     board: Board,
     alpha: i32,

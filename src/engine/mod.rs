@@ -467,9 +467,9 @@ mod tests {
             let empties = (!(board.own | board.opp)).count_ones();
             let exact = brute_force(board);
             // As played, and with the children's table entries tried for a cutoff
-            // from 7 empty cells (as the solver does from 12): the second and third
+            // from 9 empty cells (as the solver does from 12): the second and third
             // searches find the first's results in the table.
-            for etc_from in [None, Some(7)] {
+            for etc_from in [None, Some(9)] {
                 let mut table = Table::new(10);
                 let far = Instant::now() + Duration::from_secs(60);
                 let mut searcher = Searcher::new(&mut table, embedded(), far);
