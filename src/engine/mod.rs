@@ -449,6 +449,19 @@ mod tests {
             .unwrap()
     }
 
+    /// A position of a random game (moves drawn from `rng`) with `empties` empty
+    /// cells, or fewer when the game ended sooner.
+    fn random_position(rng: &mut crate::splitmix::SplitMix64, empties: u32) -> Board {
+        let mut board = Geometry::STANDARD.start();
+        while (!(board.own | board.opp)).count_ones() > empties {
+            match rng.step(board) {
+                Some(next) => board = next,
+                None => break,
+            }
+        }
+        board
+    }
+
     #[test]
     fn the_solver_finds_the_exact_margin() {
         // Random playouts from the start to 7-10 empty cells: the solver's ordered
@@ -457,13 +470,7 @@ mod tests {
         let mut checked = 0;
         while checked < 24 {
             let stop = 7 + rng.below(4) as u32;
-            let mut board = Geometry::STANDARD.start();
-            while (!(board.own | board.opp)).count_ones() > stop {
-                match rng.step(board) {
-                    Some(next) => board = next,
-                    None => break,
-                }
-            }
+            let board = random_position(&mut rng, stop);
             let empties = (!(board.own | board.opp)).count_ones();
             let exact = brute_force(board);
             // As played, and with the children's table entries tried for a cutoff
@@ -497,13 +504,7 @@ mod tests {
         let mut checked = 0;
         while checked < 12 {
             let stop = 13 + rng.below(4) as u32;
-            let mut board = Geometry::STANDARD.start();
-            while (!(board.own | board.opp)).count_ones() > stop {
-                match rng.step(board) {
-                    Some(next) => board = next,
-                    None => break,
-                }
-            }
+            let board = random_position(&mut rng, stop);
             if board.moves() == 0 {
                 continue;
             }
@@ -528,13 +529,7 @@ mod tests {
         let (mut checked, mut missed) = (0, 0);
         while checked < 24 {
             let stop = 9 + rng.below(3) as u32;
-            let mut board = Geometry::STANDARD.start();
-            while (!(board.own | board.opp)).count_ones() > stop {
-                match rng.step(board) {
-                    Some(next) => board = next,
-                    None => break,
-                }
-            }
+            let board = random_position(&mut rng, stop);
             if board.moves() == 0 {
                 continue;
             }
