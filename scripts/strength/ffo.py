@@ -16,7 +16,9 @@ import os
 import re
 import subprocess
 import sys
-import time
+
+import endgame
+import othello as O
 
 EGAROUCID_7_5_NODES = {
     40: 10809041, 41: 14445083, 42: 22315365, 43: 71155875, 44: 9891939,
@@ -26,19 +28,8 @@ EGAROUCID_7_5_NODES = {
 
 def positions(folder, first, last):
     """(id, best score, position in our format) of the FFO positions first..last."""
-    path = os.path.join(folder, 'fforum-40-59.obf')
-    lines = [l for l in open(path) if l.strip()]
-    out = []
-    for k, line in enumerate(lines):
-        number = 40 + k
-        if not first <= number <= last:
-            continue
-        parts = [p.strip() for p in line.split(';')]
-        board, side = parts[0].split()
-        best = max(int(p.split(':')[1]) for p in parts[1:] if ':' in p)
-        cells = board.replace('-', 'E')
-        out.append((number, best, ('B' if side == 'X' else 'W') + cells))
-    return out
+    return [(p['id'], p['best'], O.umea(p['board'].replace('-', '.'), p['side']))
+            for p in endgame.load(folder) if first <= p['id'] <= last]
 
 
 def main():
@@ -54,10 +45,8 @@ def main():
     total_nodes = total_time = total_egaroucid = 0
     wrong = 0
     for number, best, position in positions(folder, first, last):
-        started = time.monotonic()
         answer = subprocess.run([reversi, 'engine', 'solve', *extra, position],
                                 capture_output=True, text=True, check=True).stdout
-        elapsed = time.monotonic() - started
         m = re.match(r'value (-?\d+) best \S+ nodes (\d+) in ([\d.]+) s', answer)
         value, nodes, seconds = int(m.group(1)), int(m.group(2)), float(m.group(3))
         wrong += value != best

@@ -190,7 +190,8 @@ macro_rules! last_empties_solver {
         /// [`solve`] with more than [`PARITY_ONLY`] empty cells, fastest first: the moves
         /// that leave the opponent the fewest replies (a corner counting as two) go
         /// first, then those into a quadrant with an odd number of empty cells. The
-        /// arguments are [`search`]'s.
+        /// arguments are [`search`]'s, with `moves` the legal moves of `board` and
+        /// `local` the bounds found so far.
         $(#[$attribute])*
         #[allow(clippy::too_many_arguments)]
         fn ordered(
@@ -226,9 +227,9 @@ macro_rules! last_empties_solver {
                     let (own, opp) = board.counts();
                     return final_score(own, opp);
                 }
-                let passed = board.pass();
+                let other = board.pass();
                 let window = (-beta, -alpha);
-                return -ordered(passed, empty, count, odd, window, passed.moves(), true, nodes, local);
+                return -ordered(other, empty, count, odd, window, other.moves(), true, nodes, local);
             }
             let odd_cells = CELLS_OF_QUADRANTS[odd];
             // (score, move, child, child's moves), best first.
@@ -275,7 +276,7 @@ macro_rules! last_empties_solver {
             best
         }
 
-        /// [`solve`] with three or more empty cells: `empty` holds `count` cells, `odd` are
+        /// [`solve`] with 3 to [`PARITY_ONLY`] empty cells: `empty` holds `count` cells, `odd` are
         /// the quadrants with an odd number of them, `passed` says the other side has just
         /// passed.
         $(#[$attribute])*

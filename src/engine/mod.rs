@@ -262,38 +262,36 @@ impl Engine {
 
 /// [`Engine::solve_with`] with `table`, split as `parallel` says.
 fn solve(table: &mut Table, parallel: Parallel, board: Board, weights: &Weights) -> Thought {
-    {
-        let far = Instant::now() + Duration::from_secs(1 << 30);
-        let mut thought = Thought {
-            best: None,
-            depth: 0,
-            solved: true,
-            proved: None,
-            value: 0,
-            nodes: 0,
-        };
-        let empties = (!(board.own | board.opp)).count_ones();
-        let mut searcher = Searcher::new(table, weights, far);
-        searcher.parallel = parallel;
-        let mut order: Vec<Square> = Squares(board.moves()).collect();
-        if order.is_empty() {
-            let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
-            thought.value = disc_margin(value);
-        } else {
-            let mut guess = 0;
-            for depth in 1..=empties.min(SOLVE_ORDERING_DEPTH) {
-                if let Some(result) = searcher.root(board, Depth::Plies(depth as i32), &mut order) {
-                    guess = result.value;
-                }
+    let far = Instant::now() + Duration::from_secs(1 << 30);
+    let mut thought = Thought {
+        best: None,
+        depth: 0,
+        solved: true,
+        proved: None,
+        value: 0,
+        nodes: 0,
+    };
+    let empties = (!(board.own | board.opp)).count_ones();
+    let mut searcher = Searcher::new(table, weights, far);
+    searcher.parallel = parallel;
+    let mut order: Vec<Square> = Squares(board.moves()).collect();
+    if order.is_empty() {
+        let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
+        thought.value = disc_margin(value);
+    } else {
+        let mut guess = 0;
+        for depth in 1..=empties.min(SOLVE_ORDERING_DEPTH) {
+            if let Some(result) = searcher.root(board, Depth::Plies(depth as i32), &mut order) {
+                guess = result.value;
             }
-            let result = solve_around(&mut searcher, board, &mut order, guess);
-            thought.best = Some(result.best);
-            thought.value = disc_margin(result.value);
         }
-        thought.proved = Some(thought.value.cmp(&0));
-        thought.nodes = searcher.nodes;
-        thought
+        let result = solve_around(&mut searcher, board, &mut order, guess);
+        thought.best = Some(result.best);
+        thought.value = disc_margin(result.value);
     }
+    thought.proved = Some(thought.value.cmp(&0));
+    thought.nodes = searcher.nodes;
+    thought
 }
 
 impl Engine {
