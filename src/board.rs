@@ -11,6 +11,8 @@
 
 use std::fmt;
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx2;
 pub mod lines;
 
 /// One of the 64 bit positions: `row * 8 + col`, both 0-based from the top-left.

@@ -180,8 +180,15 @@ impl MoveList {
     /// `moves` ordered for the exact solver: `first` (a table move) if legal, then
     /// fastest first (fewest replies for the opponent, corners counted as two
     /// replies fewer, and a quarter of a reply per cell of the opponent's potential
-    /// mobility), then moves into a quadrant with an odd number of empty cells.
-    fn fastest_first(board: Board, moves: u64, first: Option<Square>, table: &Table) -> MoveList {
+    /// mobility), then moves into a quadrant with an odd number of empty cells. The
+    /// children's slots in `table` are fetched into the cache meanwhile, when given
+    /// (the children of a position with [`SHALLOW_SOLVE`] + 1 empty cells never probe it).
+    fn fastest_first(
+        board: Board,
+        moves: u64,
+        first: Option<Square>,
+        table: Option<&Table>,
+    ) -> MoveList {
         let mut list = MoveList::empty();
         let odd = last_empties::odd_cells(!(board.own | board.opp));
         for square in Squares(moves) {
@@ -189,7 +196,9 @@ impl MoveList {
                 INFINITE
             } else {
                 let child = board.play(square);
-                table.prefetch(child);
+                if let Some(table) = table {
+                    table.prefetch(child);
+                }
                 let replies = child.moves();
                 let corners = (replies & CORNERS).count_ones() as i32;
                 -16 * (replies.count_ones() as i32 + corners)
@@ -678,6 +687,11 @@ impl<'a> Searcher<'a> {
     /// exact solves of its children in the table prove, if any: a child whose value
     /// for its own side to move is at most `-beta`.
     fn child_cutoff(&self, board: Board, moves: u64, beta: i32) -> Option<i32> {
+        // The children's slots are fetched all at once, then read: one wait for
+        // memory rather than one per child.
+        for square in Squares(moves) {
+            self.table.prefetch(board.play(square));
+        }
         Squares(moves).find_map(|square| {
             let entry = self.table.probe(board.play(square))?;
             let proved = entry.depth >= TO_THE_END && entry.bound != Bound::Lower;
@@ -737,7 +751,8 @@ impl<'a> Searcher<'a> {
                 SOLVER_ORDER_REPLY_WEIGHT,
             )
         } else {
-            MoveList::fastest_first(board, moves, first, self.table)
+            let probed = (empties - 1 > SHALLOW_SOLVE).then_some(self.table);
+            MoveList::fastest_first(board, moves, first, probed)
         };
         let split = self.parallel.splits_endgame(empties);
         let Some((best, best_move)) = self.principal_variation(
