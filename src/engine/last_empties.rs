@@ -552,8 +552,8 @@ mod tests {
     }
 
     proptest! {
-        /// Exact within a wide window, and a correct bound on either side of a
-        /// narrow one, for 0 to 8 empty cells (passes and wiped-out sides included;
+        /// Exact within a wide window (in both builds), and a correct bound on either
+        /// side of a narrow one, for 0 to 8 empty cells (passes and wiped-out sides included;
         /// the narrow windows meet the wide one's bounds in the local table).
         #[test]
         fn solves_exactly_as_minimax(
@@ -567,6 +567,9 @@ mod tests {
             let exact = solve(board, NONE + 1, -NONE, &mut nodes, &mut local);
             prop_assert_eq!(disc_margin(exact), brute_force(board));
             prop_assert!(nodes > 0);
+            // The build for any processor, which this one may not take.
+            let plain = plain::solve(board, NONE + 1, -NONE, &mut nodes, &mut LocalTable::new());
+            prop_assert_eq!(plain, exact);
             for (low, high) in [(exact - 1, exact), (exact, exact + 1), (exact - 300, exact + 300)] {
                 let value = solve(board, low, high, &mut nodes, &mut local);
                 if value <= low {
