@@ -701,7 +701,21 @@ impl<'a> Searcher<'a> {
 
     /// The exact value of `board` (with `empties` empty cells) for the side to move,
     /// played to the end, within the window `alpha`..`beta`.
-    pub fn endgame(&mut self, board: Board, empties: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn endgame(&mut self, board: Board, empties: u32, alpha: i32, beta: i32) -> i32 {
+        self.endgame_from(board, None, empties, alpha, beta)
+    }
+
+    /// [`Searcher::endgame`], given `board`'s features where its parent had them
+    /// (the evaluated order wants them): a child's are its parent's updated by the
+    /// move, much cheaper than computed afresh.
+    fn endgame_from(
+        &mut self,
+        board: Board,
+        known: Option<&Features>,
+        empties: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         if empties <= SHALLOW_SOLVE {
             return last_empties::solve(board, alpha, beta, &mut self.nodes, &mut self.local);
         }
@@ -715,7 +729,8 @@ impl<'a> Searcher<'a> {
                 let (own, opp) = board.counts();
                 return final_score(own, opp);
             }
-            return -self.endgame(passed, empties, -beta, -alpha);
+            let known = known.map(Features::pass);
+            return -self.endgame_from(passed, known.as_ref(), empties, -beta, -alpha);
         }
         if let Some(bound) = last_empties::stability_cutoff(board, alpha) {
             return bound;
@@ -739,12 +754,16 @@ impl<'a> Searcher<'a> {
                 return value;
             }
         }
-        let list = if empties >= SOLVER_EVALUATED_ORDER {
-            let features = self.layout.features(board);
+        let features = (empties >= SOLVER_EVALUATED_ORDER).then(|| {
+            known
+                .copied()
+                .unwrap_or_else(|| self.layout.features(board))
+        });
+        let list = if let Some(features) = &features {
             let plies = solver_order_plies(empties);
             self.ordered_by_evaluation(
                 board,
-                &features,
+                features,
                 moves,
                 first,
                 plies,
@@ -761,7 +780,13 @@ impl<'a> Searcher<'a> {
             alpha,
             beta,
             split,
-            |s, _, _, child, lo, hi| -s.endgame(child, empties - 1, -hi, -lo),
+            |s, square, flips, child, lo, hi| {
+                let features = features
+                    .as_ref()
+                    .filter(|_| empties > SOLVER_EVALUATED_ORDER)
+                    .map(|features| s.layout.play(features, square.index(), flips));
+                -s.endgame_from(child, features.as_ref(), empties - 1, -hi, -lo)
+            },
         ) else {
             return 0;
         };
