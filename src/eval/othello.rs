@@ -51,47 +51,63 @@ pub const fn neighbours(x: u64) -> u64 {
 /// Cells whose line is full in each of the four axes: horizontal, vertical,
 /// diagonal (a1-h8 direction) and anti-diagonal.
 fn full_lines(occupied: u64) -> [u64; 4] {
-    let mut horizontal = 0;
-    for row in 0..8 {
-        let line = RANK_1 << (8 * row);
-        if occupied & line == line {
-            horizontal |= line;
-        }
-    }
+    let mut rows = occupied & (occupied >> 1);
+    rows &= rows >> 2;
+    rows &= rows >> 4;
+    let horizontal = (rows & A_FILE).wrapping_mul(RANK_1);
     let mut columns = occupied;
     columns &= columns >> 32;
     columns &= columns >> 16;
     columns &= columns >> 8;
     let vertical = (columns & RANK_1).wrapping_mul(A_FILE);
-    let (mut diagonal, mut anti) = (0, 0);
-    for line in DIAGONALS {
-        if occupied & line == line {
-            diagonal |= line;
-        }
-    }
-    for line in ANTI_DIAGONALS {
-        if occupied & line == line {
-            anti |= line;
-        }
-    }
+    let diagonal = full_towards::<9, true>(occupied) & full_towards::<9, false>(occupied);
+    let anti = full_towards::<7, true>(occupied) & full_towards::<7, false>(occupied);
     [horizontal, vertical, diagonal, anti]
 }
 
-/// The 15 lines parallel to a1-h8 (each cell `r*8+c` with the same `c - r`).
-const DIAGONALS: [u64; 15] = lines(false);
-/// The 15 lines parallel to h1-a8 (the same `c + r`).
-const ANTI_DIAGONALS: [u64; 15] = lines(true);
-
-const fn lines(anti: bool) -> [u64; 15] {
-    let mut out = [0u64; 15];
+/// The cells whose `k`-th neighbour `(rows, columns)` per step away lies off the board.
+const fn off_board(rows: i32, columns: i32, k: i32) -> u64 {
+    let mut out = 0;
     let mut cell = 0;
     while cell < 64 {
-        let (r, c) = (cell / 8, cell % 8);
-        let k = if anti { r + c } else { c + 7 - r };
-        out[k] |= 1 << cell;
+        let (row, column) = (cell / 8 + rows * k, cell % 8 + columns * k);
+        if row < 0 || row > 7 || column < 0 || column > 7 {
+            out |= 1 << cell;
+        }
         cell += 1;
     }
     out
+}
+
+/// The cells off the board 1, 2 and 4 steps along a diagonal of `STEP` (9: a1-h8, 7:
+/// h1-a8) cells, towards higher indices when `UP`.
+const fn diagonal_edges<const STEP: u32, const UP: bool>() -> [u64; 3] {
+    let rows = if UP { 1 } else { -1 };
+    let columns = if STEP == 9 { rows } else { -rows };
+    [
+        off_board(rows, columns, 1),
+        off_board(rows, columns, 2),
+        off_board(rows, columns, 4),
+    ]
+}
+
+/// Occupied cells from which every cell along the diagonal of `STEP` (towards higher
+/// indices when `UP`) is occupied up to the edge: runs doubled three times, each
+/// stopped by the cells whose next cell that far lies off the board.
+#[inline]
+fn full_towards<const STEP: u32, const UP: bool>(occupied: u64) -> u64 {
+    let edges = const { diagonal_edges::<STEP, UP>() };
+    let along = |cells: u64, steps: u32| {
+        if UP {
+            cells >> (STEP * steps)
+        } else {
+            cells << (STEP * steps)
+        }
+    };
+    let mut full = occupied & (along(occupied, 1) | edges[0]);
+    full &= along(full, 2) | edges[1];
+    full &= along(full, 4) | edges[2];
+    full
 }
 
 /// Discs of `own` that can never be flipped: along each of the four axes the disc's
@@ -167,6 +183,43 @@ pub fn evaluate(board: Board) -> i32 {
 mod tests {
     use super::*;
 
+    /// Each of the 15 diagonal (or anti-diagonal) lines as a mask.
+    fn diagonal_lines(anti: bool) -> Vec<u64> {
+        let mut out = vec![0u64; 15];
+        for cell in 0..64 {
+            let (r, c) = (cell / 8, cell % 8);
+            out[if anti { r + c } else { c + 7 - r }] |= 1 << cell;
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// The full lines found by shifts are those found line by line.
+        #[test]
+        fn full_lines_are_the_lines_with_no_empty_cell(occupied: u64, holes in 0..4u32, seed: u64) {
+            // Boards with a few empty cells have full lines, random ones hardly any.
+            let mut empty = 0u64;
+            let mut state = seed;
+            for _ in 0..holes {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                empty |= 1 << (state >> 58);
+            }
+            let occupied = if seed & 1 == 0 { occupied } else { !empty };
+            let rows = (0..8).map(|r| RANK_1 << (8 * r));
+            let columns = (0..8).map(|c| A_FILE << c);
+            let expected: Vec<u64> = [
+                rows.collect::<Vec<_>>(),
+                columns.collect(),
+                diagonal_lines(false),
+                diagonal_lines(true),
+            ]
+            .iter()
+            .map(|lines| lines.iter().filter(|&&l| occupied & l == l).fold(0, |a, l| a | l))
+            .collect();
+            proptest::prop_assert_eq!(full_lines(occupied).to_vec(), expected);
+        }
+    }
+
     #[test]
     fn corners_are_stable_and_the_start_has_none() {
         let start = crate::board::Geometry::STANDARD.start();
@@ -194,12 +247,15 @@ mod tests {
 
     #[test]
     fn line_masks_cover_the_board() {
-        assert_eq!(DIAGONALS.iter().fold(0, |a, l| a | l), !0);
+        assert_eq!(diagonal_lines(false).iter().fold(0, |a, l| a | l), !0);
         assert_eq!(
-            ANTI_DIAGONALS.iter().map(|l| l.count_ones()).sum::<u32>(),
+            diagonal_lines(true)
+                .iter()
+                .map(|l| l.count_ones())
+                .sum::<u32>(),
             64
         );
-        assert_eq!(DIAGONALS[7], 0x8040_2010_0804_0201);
-        assert_eq!(ANTI_DIAGONALS[7], 0x0102_0408_1020_4080);
+        assert_eq!(diagonal_lines(false)[7], 0x8040_2010_0804_0201);
+        assert_eq!(diagonal_lines(true)[7], 0x0102_0408_1020_4080);
     }
 }
