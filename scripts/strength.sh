@@ -14,6 +14,9 @@
 #       in bench-out/zebra (again only when the source or the patch changed).
 #       OPENINGS=N plays the first N openings only.
 #       START=K skips the first K openings (a long match split in parts).
+#       THREADS=N gives our engine N threads (`umea --threads`); Zebra keeps one.
+#       ZEBRA_TAU=S sets the time Zebra aims at per move (default: 0.85 SECONDS
+#       - 0.1 s over 2.29, its clock's abort margin; see scripts/strength/players.py).
 #   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
 #       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
 #       the fforum-*.obf files of FFO_FOLDER (Edax's problem/ folder).
@@ -65,10 +68,11 @@ zebra)
     fi
     [ $# -gt 0 ] || set -- 0.5 2
     for seconds in "$@"; do
-        result="$out/zebra_$seconds${START:+_from$START}.jsonl"
+        result="$out/zebra_$seconds${START:+_from$START}${THREADS:+_threads$THREADS}.jsonl"
         rm -f "$result"
         (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 match.py \
             --opponent zebra --seconds "$seconds" --start "${START:-0}" --first "${OPENINGS:-20}" \
+            --threads "${THREADS:-1}" ${ZEBRA_TAU:+--zebra-tau "$ZEBRA_TAU"} \
             --out "$result" | tee "${result%.jsonl}.txt")
         python3 "$kit/summarize.py" "$result"
     done

@@ -61,10 +61,12 @@ def main():
     ap.add_argument('--zebra-tau', type=float, default=None)
     ap.add_argument('--opp-seconds', type=float, default=None,
                     help="the opponent's limit (default --seconds): time odds")
+    ap.add_argument('--threads', type=int, default=1,
+                    help='threads for our engine (umea --threads; the opponent keeps one)')
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
 
-    ours = P.Ours(a.seconds)
+    ours = P.Ours(a.seconds, threads=a.threads)
     osec = a.opp_seconds if a.opp_seconds is not None else a.seconds
     if a.opponent == 'zebra':
         opp = P.Zebra(osec, tau=a.zebra_tau)
@@ -89,6 +91,7 @@ def main():
             rec['seconds'] = a.seconds
             rec['opp_seconds'] = osec
             rec['opponent'] = a.opponent
+            rec['threads'] = a.threads
             rec['wall'] = time.time() - t0
             out.write(json.dumps(rec) + '\n'); out.flush()
             nb, nw = rec['discs']

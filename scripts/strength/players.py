@@ -33,12 +33,14 @@ def run(cmd, timeout, cwd=None):
 
 
 class Ours:
-    """reversi umea POSITION SECONDS 0 (with --verbose for depth and node counts)."""
+    """reversi umea POSITION SECONDS 0 (with --verbose for depth and node counts, and
+    --threads N when given more than one thread)."""
     name = 'ours'
 
-    def __init__(self, seconds, naive=False, binary=None, name=None):
+    def __init__(self, seconds, naive=False, binary=None, name=None, threads=1):
         self.seconds = seconds
         self.naive = naive
+        self.threads = threads
         self.binary = binary or REVERSI
         if naive:
             self.name = 'naive'
@@ -47,6 +49,7 @@ class Ours:
 
     def move(self, b, p, moves):
         cmd = [self.binary, 'umea'] + (['--naive'] if self.naive else ['--verbose']) + \
+              (['--threads', str(self.threads)] if self.threads > 1 else []) + \
               [O.umea(b, p), '%g' % self.seconds, '0']
         pr, dt = run(cmd, self.seconds + GRACE)
         if pr.returncode != 0:
