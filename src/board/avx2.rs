@@ -49,6 +49,43 @@ fn or_lanes(lanes: __m256i) -> u64 {
     _mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64
 }
 
+/// Each lane of `cells` moved `steps` times its lane's shift, towards higher indices
+/// when `UP` (cells moved past either end are dropped).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn along<const UP: bool>(cells: __m256i, steps: __m256i) -> __m256i {
+    if UP {
+        _mm256_sllv_epi64(cells, steps)
+    } else {
+        _mm256_srlv_epi64(cells, steps)
+    }
+}
+
+/// In each lane, the cells of `run` in unbroken runs that start one step from a cell
+/// of `from` (towards higher indices when `UP`): the runs grow by one cell twice,
+/// then by two cells (pairs of `run` cells) twice, so up to six cells.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn runs<const UP: bool>(from: __m256i, run: __m256i) -> __m256i {
+    let shift = shifts();
+    let double = _mm256_add_epi64(shift, shift);
+    let pairs = _mm256_and_si256(run, along::<UP>(run, shift));
+    let mut grown = _mm256_and_si256(run, along::<UP>(from, shift));
+    grown = _mm256_or_si256(grown, _mm256_and_si256(run, along::<UP>(grown, shift)));
+    grown = _mm256_or_si256(grown, _mm256_and_si256(pairs, along::<UP>(grown, double)));
+    _mm256_or_si256(grown, _mm256_and_si256(pairs, along::<UP>(grown, double)))
+}
+
+/// The runs of [`runs`] from `square` that end in a disc of `own`: the discs the move
+/// turns, in each lane.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn closed_runs<const UP: bool>(square: __m256i, own: __m256i, run: __m256i) -> __m256i {
+    let grown = runs::<UP>(square, run);
+    let past = _mm256_and_si256(own, along::<UP>(grown, shifts()));
+    _mm256_andnot_si256(_mm256_cmpeq_epi64(past, _mm256_setzero_si256()), grown)
+}
+
 /// [`Board::flips`] on the 8x8 board.
 ///
 /// # Safety
@@ -56,69 +93,29 @@ fn or_lanes(lanes: __m256i) -> u64 {
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn flips(board: Board, square: Square) -> u64 {
-    let shift = shifts();
-    let double = _mm256_add_epi64(shift, shift);
     let own = _mm256_set1_epi64x(board.own as i64);
     let run = run_cells(board.opp);
-    let zero = _mm256_setzero_si256();
     let start = _mm256_set1_epi64x(square.bit() as i64);
-    // Towards higher indices: the run of the opponent's discs from the move grows by
-    // one cell twice, then by two (pairs of discs) twice: up to six cells.
-    let pairs = _mm256_and_si256(run, _mm256_sllv_epi64(run, shift));
-    let mut up = _mm256_and_si256(run, _mm256_sllv_epi64(start, shift));
-    up = _mm256_or_si256(up, _mm256_and_si256(run, _mm256_sllv_epi64(up, shift)));
-    up = _mm256_or_si256(up, _mm256_and_si256(pairs, _mm256_sllv_epi64(up, double)));
-    up = _mm256_or_si256(up, _mm256_and_si256(pairs, _mm256_sllv_epi64(up, double)));
-    // The run flips when the cell past it holds one of the mover's discs.
-    let closed = _mm256_and_si256(own, _mm256_sllv_epi64(up, shift));
-    let up = _mm256_andnot_si256(_mm256_cmpeq_epi64(closed, zero), up);
-    // Towards lower indices, the same.
-    let pairs = _mm256_and_si256(run, _mm256_srlv_epi64(run, shift));
-    let mut down = _mm256_and_si256(run, _mm256_srlv_epi64(start, shift));
-    down = _mm256_or_si256(down, _mm256_and_si256(run, _mm256_srlv_epi64(down, shift)));
-    down = _mm256_or_si256(
-        down,
-        _mm256_and_si256(pairs, _mm256_srlv_epi64(down, double)),
-    );
-    down = _mm256_or_si256(
-        down,
-        _mm256_and_si256(pairs, _mm256_srlv_epi64(down, double)),
-    );
-    let closed = _mm256_and_si256(own, _mm256_srlv_epi64(down, shift));
-    let down = _mm256_andnot_si256(_mm256_cmpeq_epi64(closed, zero), down);
-    or_lanes(_mm256_or_si256(up, down))
+    or_lanes(_mm256_or_si256(
+        closed_runs::<true>(start, own, run),
+        closed_runs::<false>(start, own, run),
+    ))
 }
 
-/// [`Board::moves`] on the 8x8 board.
+/// [`Board::moves`] on the 8x8 board: the empty cells one step past a run of the
+/// opponent's discs that starts next to one of the mover's.
 ///
 /// # Safety
 /// The processor must have AVX2 ([`available`]).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub fn moves(board: Board) -> u64 {
-    let shift = shifts();
-    let double = _mm256_add_epi64(shift, shift);
     let own = _mm256_set1_epi64x(board.own as i64);
     let run = run_cells(board.opp);
-    // Runs of the opponent's discs that start next to one of the mover's discs, grown
-    // as in `flips`; a move lies one cell past such a run.
-    let pairs = _mm256_and_si256(run, _mm256_sllv_epi64(run, shift));
-    let mut up = _mm256_and_si256(run, _mm256_sllv_epi64(own, shift));
-    up = _mm256_or_si256(up, _mm256_and_si256(run, _mm256_sllv_epi64(up, shift)));
-    up = _mm256_or_si256(up, _mm256_and_si256(pairs, _mm256_sllv_epi64(up, double)));
-    up = _mm256_or_si256(up, _mm256_and_si256(pairs, _mm256_sllv_epi64(up, double)));
-    let pairs = _mm256_and_si256(run, _mm256_srlv_epi64(run, shift));
-    let mut down = _mm256_and_si256(run, _mm256_srlv_epi64(own, shift));
-    down = _mm256_or_si256(down, _mm256_and_si256(run, _mm256_srlv_epi64(down, shift)));
-    down = _mm256_or_si256(
-        down,
-        _mm256_and_si256(pairs, _mm256_srlv_epi64(down, double)),
+    let reached = _mm256_or_si256(
+        along::<true>(runs::<true>(own, run), shifts()),
+        along::<false>(runs::<false>(own, run), shifts()),
     );
-    down = _mm256_or_si256(
-        down,
-        _mm256_and_si256(pairs, _mm256_srlv_epi64(down, double)),
-    );
-    let reached = _mm256_or_si256(_mm256_sllv_epi64(up, shift), _mm256_srlv_epi64(down, shift));
     or_lanes(reached) & !(board.own | board.opp)
 }
 
