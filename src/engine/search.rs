@@ -716,6 +716,7 @@ impl<'a> Searcher<'a> {
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
+        debug_assert!(known.is_none_or(|known| *known == self.layout.features(board)));
         if empties <= SHALLOW_SOLVE {
             return last_empties::solve(board, alpha, beta, &mut self.nodes, &mut self.local);
         }
