@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarize the match files named (match.py's JSON lines): per match W/D/L for our engine, mean
 disc difference (ours - opponent) with its standard error, per-engine time per move
-(mean, max, answers over the limit; ours in the midgame) and, where reported, depth and nodes per second.
+(mean, max, answers over the limit; in the midgame) and, where reported, depth and nodes per second.
 With several matches of the same opponent and time limit, also their pooled score.
 Scores count a draw as half a win; their standard error is that of the mean score a game."""
 import json, math, statistics, sys
@@ -23,7 +23,7 @@ for f in files:
         continue
     T = recs[0]['seconds']; opp = recs[0]['opponent']; OT = recs[0].get('opp_seconds', T)
     w = d = l = 0; diffs = []; forfeits = []
-    times = {}; cpus = {}; nps = {}; depth = {}; over = {}; loads = []; midgame = []
+    times = {}; cpus = {}; nps = {}; depth = {}; over = {}; loads = []; midgame = {}
     for r in recs:
         nb, nw = r['discs']
         diff = (nb - nw) if r['ours'] == 'X' else (nw - nb)
@@ -36,8 +36,8 @@ for f in files:
         for p in r['plies']:
             e = 'ours' if p['engine'] == 'ours' else opp
             times.setdefault(e, []).append(p['t'])
-            if e == 'ours' and p['empties'] > 22:
-                midgame.append(p['t'])
+            if p['empties'] > 22:
+                midgame.setdefault(e, []).append(p['t'])
             if 'cpu' in p:
                 cpus.setdefault(e, []).append(p['cpu'])
             if p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
@@ -68,9 +68,10 @@ for f in files:
         if e in nps:
             line += ';  nodes/s median %.2fM' % (statistics.median(nps[e]) / 1e6)
         print(line)
-        if e == 'ours' and midgame:
+        if e in midgame:
+            limit = T if e == 'ours' else OT
             print('   %-8s midgame (over 22 empties) time/move mean %.3f s = %.0f%% of the limit' % (
-                e, statistics.mean(midgame), 100 * statistics.mean(midgame) / T))
+                e, statistics.mean(midgame[e]), 100 * statistics.mean(midgame[e]) / limit))
     if loads:
         print('   load average (1 min) at game start/end: mean %.1f, max %.1f' % (statistics.mean(loads), max(loads)))
 for (opp, T, OT), (w, d, l, matches) in pooled.items():
