@@ -11,6 +11,7 @@
 use super::{offer, Offer};
 #[cfg(target_arch = "x86_64")]
 use crate::board::avx2;
+use crate::board::lines::{line_bytes, Line};
 use crate::board::{Board, Square, Squares, CORNERS};
 use crate::eval::othello::{final_score, stable_discs};
 
@@ -118,47 +119,20 @@ const LINE_FLIPS: [[u8; 256]; 8] = {
     out
 };
 
-/// For each cell, its two diagonals: towards higher rows and columns, and towards
-/// higher rows and lower columns.
-const DIAGONALS: [[u64; 2]; 64] = {
-    let mut out = [[0; 2]; 64];
-    let mut cell = 0;
-    while cell < 64 {
-        let (row, column) = (cell / 8, cell % 8);
-        let mut other = 0;
-        while other < 64 {
-            let (r, c) = (other / 8, other % 8);
-            if r + column == row + c {
-                out[cell][0] |= 1 << other;
-            }
-            if r + c == row + column {
-                out[cell][1] |= 1 << other;
-            }
-            other += 1;
-        }
-        cell += 1;
-    }
-    out
-};
-
 /// The discs the owner of `mover` flips by playing `square` when `square` is the only
 /// empty cell (so every other cell holds a disc of the other side): counted from the
-/// four lines through `square` as bytes, without finding the discs themselves.
+/// four lines through `square` as bytes ([`line_bytes`]; the cells a short diagonal
+/// lacks read as the other side's, which changes nothing, as no disc of the mover
+/// lies past them), without finding the discs themselves.
 #[inline(always)]
 fn last_flip_count(mover: u64, square: Square) -> u32 {
-    let index = square.index() as usize;
-    let (row, column) = (index / 8, index % 8);
-    let across = (mover >> (8 * row)) as u8;
-    let down =
-        ((mover >> column) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-    let [diagonal, anti_diagonal] = DIAGONALS[index];
-    let diagonal = (mover & diagonal).wrapping_mul(0x0101_0101_0101_0101) >> 56;
-    let anti_diagonal = (mover & anti_diagonal).wrapping_mul(0x0101_0101_0101_0101) >> 56;
-    let counts = &LINE_FLIPS;
-    (counts[column][across as usize]
-        + counts[row][down as usize]
-        + counts[column][diagonal as usize]
-        + counts[column][anti_diagonal as usize]) as u32
+    let bytes = line_bytes(mover, square);
+    (0..4)
+        .map(|kind| {
+            let position = Line::through(square, kind).position as usize;
+            LINE_FLIPS[position][bytes[kind] as usize] as u32
+        })
+        .sum()
 }
 
 /// The stability cutoff: the side to move cannot end with more discs than the cells

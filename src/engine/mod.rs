@@ -354,12 +354,11 @@ fn solve_around(
     order: &mut [Square],
     guess: i32,
 ) -> RootResult {
-    use crate::eval::othello::{DISC, WIN};
+    use crate::eval::othello::{margin_score, DISC};
     let margin = (guess as f64 / DISC as f64).round() as i32;
-    let score = |margin: i32| margin * DISC + margin.signum() * WIN;
     let (low, high) = (
-        score(margin - ASPIRATION_DISCS),
-        score(margin + ASPIRATION_DISCS),
+        margin_score(margin - ASPIRATION_DISCS),
+        margin_score(margin + ASPIRATION_DISCS),
     );
     let mut within = |low: i32, high: i32| {
         searcher

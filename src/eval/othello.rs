@@ -35,7 +35,12 @@ const CORNER_ZONES: [(u64, u64, u64); 4] = [
 /// The score of a finished game whose side to move has `own` discs against `opp`.
 #[inline]
 pub fn final_score(own: u32, opp: u32) -> i32 {
-    let margin = own as i32 - opp as i32;
+    margin_score(own as i32 - opp as i32)
+}
+
+/// The score of a finished game that the side to move ends `margin` discs ahead.
+#[inline]
+pub fn margin_score(margin: i32) -> i32 {
     margin * DISC + margin.signum() * WIN
 }
 
@@ -185,12 +190,14 @@ mod tests {
 
     /// Each of the 15 diagonal (or anti-diagonal) lines as a mask.
     fn diagonal_lines(anti: bool) -> Vec<u64> {
-        let mut out = vec![0u64; 15];
-        for cell in 0..64 {
-            let (r, c) = (cell / 8, cell % 8);
-            out[if anti { r + c } else { c + 7 - r }] |= 1 << cell;
-        }
-        out
+        use crate::board::lines::{Line, ANTI_DIAGONAL, DIAGONAL};
+        let kind = if anti { ANTI_DIAGONAL } else { DIAGONAL };
+        (0..15)
+            .map(|index| {
+                let cells = Line::squares(kind, index).into_iter().flatten();
+                cells.fold(0, |mask, square| mask | square.bit())
+            })
+            .collect()
     }
 
     proptest::proptest! {
