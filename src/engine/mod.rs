@@ -429,6 +429,9 @@ pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::board::Geometry;
+
     /// Short moves solve fewer empty cells; from 1 s a move, the most.
     #[test]
     fn the_solve_starts_later_on_a_short_clock() {
@@ -440,9 +443,6 @@ mod tests {
         assert_eq!(at(1.80), MOST_SOLVE_EMPTIES);
         assert_eq!(at(1e6), MOST_SOLVE_EMPTIES);
     }
-
-    use super::*;
-    use crate::board::Geometry;
 
     #[test]
     fn the_deadline_keeps_8_percent_and_40_ms_and_at_least_5_ms_of_thinking() {
