@@ -960,7 +960,7 @@ mod tests {
     }
 
     /// Without ProbCut the heuristic search is exact: its value with the full window
-    /// equals plain negamax's, 1 to 3 plies deep, along random games (leaves above
+    /// equals plain negamax's, 1 to 4 plies deep, along random games (leaves above
     /// the cut-off's loop, passes, finished games and the table's cutoffs included);
     /// with a narrow window it bounds the value on the right side.
     #[test]
