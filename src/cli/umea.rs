@@ -125,7 +125,12 @@ pub(super) fn run(args: UmeaArgs) -> Result<()> {
                     (true, _) => "solved",
                     (false, Some(std::cmp::Ordering::Greater)) => "proved win",
                     (false, Some(std::cmp::Ordering::Equal)) => "proved draw",
-                    _ => "heuristic",
+                    (false, _) => match thought.likely {
+                        Some(std::cmp::Ordering::Greater) => "likely win",
+                        Some(std::cmp::Ordering::Equal) => "likely draw",
+                        Some(std::cmp::Ordering::Less) => "likely loss",
+                        None => "heuristic",
+                    },
                 },
                 thought.value,
                 thought.nodes,

@@ -48,6 +48,12 @@ fn solve_empties(budget: Duration) -> u32 {
     (20.0 + more.floor()).clamp(0.0, MOST_SOLVE_EMPTIES as f64) as u32
 }
 
+/// Positions with up to this many empty cells more than [`solve_empties`] are
+/// searched to the end selectively ([`search::END_CUT_SIGMAS`]), for who wins, after
+/// a heuristic deepening of [`HANDOVER_SHARE`] of the time: 26 at 0.5 s a move, as
+/// Zebra starts its own selective endgame search there.
+const SELECTIVE_MORE: u32 = 5;
+
 /// Slots in the largest transposition table, as a power of two (24 bytes each: 48 MiB).
 const TABLE_BITS: u32 = 21;
 
@@ -101,6 +107,9 @@ pub struct Thought {
     /// The result of `best` with perfect play when the solver proved it (possibly
     /// without the margin): win (`Greater`), draw or loss.
     pub proved: Option<Ordering>,
+    /// The result of `best` the selective endgame search expects when it ran (win,
+    /// draw or loss; not proved), from its surest level completed.
+    pub likely: Option<Ordering>,
     /// The final disc margin when `solved`, else the heuristic score of the deepest
     /// search's best move.
     pub value: i32,
@@ -209,10 +218,11 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
         }
         let empties = (!(board.own | board.opp)).count_ones();
         let to_solve = empties <= solve_empties(budget);
+        let selective = !to_solve && empties <= solve_empties(budget) + SELECTIVE_MORE;
         // In the solver's range the heuristic deepening has a deadline of its own, the
         // handover: an iteration still running then is cut off rather than left to
         // take the solver's time (near the end, one iteration can take it all).
-        let handover = if to_solve {
+        let handover = if to_solve || selective {
             deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
         } else {
             deadline
@@ -262,6 +272,34 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
                 }
             }
             thought.nodes += solver.nodes;
+        } else if selective {
+            let mut solver = Searcher::new(table, embedded(), deadline);
+            solver.parallel = parallel;
+            let heuristic_best = thought.best;
+            // Who wins, level by level, each surer than the one before, then exactly
+            // (`end_cut` None); the last level completed decides. A loss keeps the
+            // heuristic move.
+            let levels = (0..search::END_CUT_SIGMAS.len()).map(Some);
+            for level in levels.chain([None]) {
+                solver.end_cut = level;
+                match solver.root_within(board, Depth::End, &mut order, -1, 1) {
+                    Some(result) if result.complete => {
+                        let outcome = result.value.cmp(&0);
+                        if level.is_some() {
+                            thought.likely = Some(outcome);
+                        } else {
+                            thought.proved = Some(outcome);
+                        }
+                        thought.best = if outcome == Ordering::Less {
+                            heuristic_best
+                        } else {
+                            Some(result.best)
+                        };
+                    }
+                    _ => break,
+                }
+            }
+            thought.nodes += solver.nodes;
         }
         thought
     }
@@ -289,6 +327,7 @@ fn solve(table: &mut Table, parallel: Parallel, board: Board, weights: &Weights)
         depth: 0,
         solved: true,
         proved: None,
+        likely: None,
         value: 0,
         nodes: 0,
     };
@@ -499,6 +538,43 @@ mod tests {
             }
         }
         board
+    }
+
+    /// The selective search for who wins cuts nodes off, mostly finds the exact
+    /// outcome, and leaves nothing in the table that an exact solve takes as its own:
+    /// the solve after it on the same table finds the value of a solve on a fresh one.
+    #[test]
+    fn the_selective_search_prunes_and_leaves_the_table_exact() {
+        let mut rng = crate::splitmix::SplitMix64::new(5);
+        let far = Instant::now() + Duration::from_secs(600);
+        let (mut selective_nodes, mut exact_nodes, mut agree, mut checked) = (0, 0, 0, 0);
+        while checked < 10 {
+            let board = random_position(&mut rng, 15);
+            let empties = (!(board.own | board.opp)).count_ones();
+            if empties != 15 {
+                continue;
+            }
+            let mut fresh = Table::new(16);
+            let mut exact = Searcher::new(&mut fresh, embedded(), far);
+            let outcome = exact.endgame(board, empties, -1, 1).signum();
+            exact_nodes += exact.nodes;
+            let value = exact.endgame(board, empties, -search::INFINITE, search::INFINITE);
+            let mut table = Table::new(16);
+            let mut searcher = Searcher::new(&mut table, embedded(), far);
+            searcher.end_cut = Some(0);
+            let likely = searcher.endgame(board, empties, -1, 1).signum();
+            selective_nodes += searcher.nodes;
+            agree += usize::from(likely == outcome);
+            searcher.end_cut = None;
+            let again = searcher.endgame(board, empties, -search::INFINITE, search::INFINITE);
+            assert_eq!(again, value, "{board:?}");
+            checked += 1;
+        }
+        assert!(
+            selective_nodes < exact_nodes,
+            "{selective_nodes} {exact_nodes}"
+        );
+        assert!(agree >= 7, "{agree} of 10");
     }
 
     #[test]
