@@ -217,8 +217,9 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
             return thought;
         }
         let empties = (!(board.own | board.opp)).count_ones();
-        let to_solve = empties <= solve_empties(budget);
-        let selective = !to_solve && empties <= solve_empties(budget) + SELECTIVE_MORE;
+        let most_solved = solve_empties(budget);
+        let to_solve = empties <= most_solved;
+        let selective = !to_solve && empties <= most_solved + SELECTIVE_MORE;
         // In the solver's range the heuristic deepening has a deadline of its own, the
         // handover: an iteration still running then is cut off rather than left to
         // take the solver's time (near the end, one iteration can take it all).

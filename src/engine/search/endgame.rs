@@ -87,9 +87,10 @@ fn solver_order_plies(empties: u32) -> i32 {
     }
 }
 
-/// [`ORDER_REPLY_WEIGHT`](super::ORDER_REPLY_WEIGHT) in the exact solver, where leaving the opponent few moves
-/// matters more than the evaluation (over FFO #40-#49, with the evaluated order from
-/// 12 empty cells rather than 14: 784M nodes against 835M).
+/// [`ORDER_REPLY_WEIGHT`](super::ORDER_REPLY_WEIGHT) in the exact solver, where
+/// leaving the opponent few moves matters more than the evaluation (over FFO
+/// #40-#49, with the evaluated order from 12 empty cells rather than 14: 784M nodes
+/// against 835M).
 const SOLVER_ORDER_REPLY_WEIGHT: i32 = 250;
 
 impl MoveList {
