@@ -123,17 +123,19 @@ impl MoveList {
 
 impl Searcher<'_> {
     /// A value of at least `beta` for `board` (whose legal moves are `moves`) that the
-    /// exact solves of its children in the table prove, if any: a child whose value
-    /// for its own side to move is at most `-beta`.
+    /// solves of its children in the table prove (exact, or at this search's
+    /// selectivity: [`Searcher::end_floor`]), if any: a child whose value for its own
+    /// side to move is at most `-beta`.
     fn child_cutoff(&self, board: Board, moves: u64, beta: i32) -> Option<i32> {
         // The children's slots are fetched all at once, then read: one wait for
         // memory rather than one per child.
         for square in Squares(moves) {
             self.table.prefetch(board.play(square));
         }
+        let floor = self.end_floor();
         Squares(moves).find_map(|square| {
             let entry = self.table.probe(board.play(square))?;
-            let proved = entry.depth >= self.end_floor() && entry.bound != Bound::Lower;
+            let proved = entry.depth >= floor && entry.bound != Bound::Lower;
             (proved && -entry.value >= beta).then_some(-entry.value)
         })
     }
@@ -265,7 +267,7 @@ impl Searcher<'_> {
     fn end_depth(&self, empties: u32) -> u8 {
         match self.end_cut {
             None => TO_THE_END + empties as u8,
-            Some(level) => SELECTIVE_END + 8 * level as u8,
+            Some(_) => self.end_floor(),
         }
     }
 
@@ -286,7 +288,7 @@ impl Searcher<'_> {
         let margin = sigma * END_CUT_SIGMAS[level] / 100;
         // In evaluation units, the thresholds on the predicted margin: half a disc
         // short of the bound's margin, plus or minus the error's margin.
-        let most = 64;
+        let most = 64; // the widest margin a game can end with
         let high_margin = least_margin(beta);
         let low_margin = least_margin(alpha + 1) - 1;
         let high = if high_margin <= most {
