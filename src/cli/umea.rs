@@ -125,6 +125,7 @@ pub(super) fn run(args: UmeaArgs) -> Result<()> {
                     (true, _) => "solved",
                     (false, Some(std::cmp::Ordering::Greater)) => "proved win",
                     (false, Some(std::cmp::Ordering::Equal)) => "proved draw",
+                    (false, Some(std::cmp::Ordering::Less)) => "proved loss",
                     (false, _) => match thought.likely {
                         Some(std::cmp::Ordering::Greater) => "likely win",
                         Some(std::cmp::Ordering::Equal) => "likely draw",

@@ -247,22 +247,20 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
             }
         }
         thought.nodes = searcher.nodes;
-        if to_solve {
+        if to_solve || selective {
             let mut solver = Searcher::new(table, embedded(), deadline);
             solver.parallel = parallel;
-            // First who wins, within the window around a draw (several times cheaper),
-            // then the margin. A proved loss keeps the heuristic move, which may well
-            // make the win harder for the opponent to find.
-            if let Some(result) = solver.root_within(board, Depth::End, &mut order, -1, 1) {
-                if result.complete {
-                    let outcome = result.value.cmp(&0);
-                    if outcome != Ordering::Less {
-                        thought.best = Some(result.best);
-                        thought.proved = Some(outcome);
-                    }
-                }
-            }
-            if !solver.stopped {
+            // Who wins (within the window around a draw, several times cheaper than
+            // the margin): in the selective range level by level, each surer than the
+            // one before, then exactly; in the solver's range exactly at once, then
+            // the margin.
+            let levels = if to_solve {
+                0
+            } else {
+                search::END_CUT_SIGMAS.len()
+            };
+            let levels = (0..levels).map(Some).chain([None]);
+            if who_wins(&mut solver, board, &mut order, levels, &mut thought) && to_solve {
                 if let Some(result) = solver.root(board, Depth::End, &mut order) {
                     if result.complete {
                         thought.best = Some(result.best);
@@ -273,37 +271,44 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
                 }
             }
             thought.nodes += solver.nodes;
-        } else if selective {
-            let mut solver = Searcher::new(table, embedded(), deadline);
-            solver.parallel = parallel;
-            let heuristic_best = thought.best;
-            // Who wins, level by level, each surer than the one before, then exactly
-            // (`end_cut` None); the last level completed decides. A loss keeps the
-            // heuristic move.
-            let levels = (0..search::END_CUT_SIGMAS.len()).map(Some);
-            for level in levels.chain([None]) {
-                solver.end_cut = level;
-                match solver.root_within(board, Depth::End, &mut order, -1, 1) {
-                    Some(result) if result.complete => {
-                        let outcome = result.value.cmp(&0);
-                        if level.is_some() {
-                            thought.likely = Some(outcome);
-                        } else {
-                            thought.proved = Some(outcome);
-                        }
-                        thought.best = if outcome == Ordering::Less {
-                            heuristic_best
-                        } else {
-                            Some(result.best)
-                        };
-                    }
-                    _ => break,
-                }
-            }
-            thought.nodes += solver.nodes;
         }
         thought
     }
+}
+
+/// Searches who wins `board` at each of `levels` of the endgame search in turn
+/// ([`search::END_CUT_SIGMAS`]; `None`: exactly), the moves in `order`; the last
+/// level completed decides `thought`'s verdict (`likely`, or `proved` when exact) and
+/// its move: the solver's best for a win or a draw, while a loss keeps the heuristic
+/// move, which may well make the win harder for the opponent to find. Whether every
+/// level completed.
+fn who_wins(
+    solver: &mut Searcher,
+    board: Board,
+    order: &mut [Square],
+    levels: impl Iterator<Item = Option<usize>>,
+    thought: &mut Thought,
+) -> bool {
+    let heuristic_best = thought.best;
+    for level in levels {
+        solver.end_cut = level;
+        match solver.root_within(board, Depth::End, order, -1, 1) {
+            Some(result) if result.complete => {
+                let outcome = result.value.cmp(&0);
+                match level {
+                    Some(_) => thought.likely = Some(outcome),
+                    None => thought.proved = Some(outcome),
+                }
+                thought.best = if outcome == Ordering::Less {
+                    heuristic_best
+                } else {
+                    Some(result.best)
+                };
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 impl Engine {
@@ -608,6 +613,32 @@ mod tests {
             }
             checked += 1;
         }
+    }
+
+    /// In the solver's range, `think` proves who wins and then solves the margin: on
+    /// positions of random games with 8-10 empty cells, won, drawn and lost, its
+    /// verdict and value are those of perfect play and its move reaches them.
+    #[test]
+    fn thinking_in_the_solvers_range_proves_the_outcome_and_the_margin() {
+        let mut rng = crate::splitmix::SplitMix64::new(5);
+        let mut outcomes = [0; 3];
+        for _ in 0..12 {
+            let empties = 8 + rng.below(3) as u32;
+            let board = random_position(&mut rng, empties);
+            if board.moves().count_ones() < 2 {
+                continue;
+            }
+            let exact = brute_force(board);
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let thought = Engine::for_time(Duration::from_millis(10)).think(board, deadline);
+            assert!(thought.solved, "{board:?}");
+            assert_eq!(thought.value, exact, "{board:?}");
+            assert_eq!(thought.proved, Some(exact.cmp(&0)), "{board:?}");
+            let best = thought.best.expect("a move");
+            assert_eq!(-brute_force(board.play(best)), exact, "{board:?}");
+            outcomes[(exact.signum() + 1) as usize] += 1;
+        }
+        assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
     }
 
     /// On 2 and 3 threads the solver finds the serial value, and a best move that
