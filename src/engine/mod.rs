@@ -254,12 +254,12 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
             // the margin): in the selective range level by level, each surer than the
             // one before, then exactly; in the solver's range exactly at once, then
             // the margin.
-            let levels = if to_solve {
-                0
-            } else {
+            let selective_levels = if selective {
                 search::END_CUT_SIGMAS.len()
+            } else {
+                0
             };
-            let levels = (0..levels).map(Some).chain([None]);
+            let levels = (0..selective_levels).map(Some).chain([None]);
             if who_wins(&mut solver, board, &mut order, levels, &mut thought) && to_solve {
                 if let Some(result) = solver.root(board, Depth::End, &mut order) {
                     if result.complete {

@@ -362,15 +362,8 @@ impl<'a> Searcher<'a> {
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
             first = entry.best;
-            if entry.depth as i32 >= depth {
-                match entry.bound {
-                    Bound::Exact => return entry.value,
-                    Bound::Lower => alpha = alpha.max(entry.value),
-                    Bound::Upper => beta = beta.min(entry.value),
-                }
-                if alpha >= beta {
-                    return entry.value;
-                }
+            if let Some(value) = entry.answer(depth as u8, &mut alpha, &mut beta) {
+                return value;
             }
         }
         if depth == 1 {

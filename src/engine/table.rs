@@ -43,6 +43,24 @@ pub struct Entry {
     pub best: Option<Square>,
 }
 
+impl Entry {
+    /// The value of a search with the window `alpha`..`beta` that this entry gives
+    /// when it is at least `floor` deep: its value when exact, or when the bound it
+    /// sets closes the window; otherwise the window is narrowed by that bound.
+    #[inline]
+    pub fn answer(&self, floor: u8, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        if self.depth < floor {
+            return None;
+        }
+        match self.bound {
+            Bound::Exact => return Some(self.value),
+            Bound::Lower => *alpha = (*alpha).max(self.value),
+            Bound::Upper => *beta = (*beta).min(self.value),
+        }
+        (*alpha >= *beta).then_some(self.value)
+    }
+}
+
 /// The depth recorded for results of the exact endgame solver starts here (plus the
 /// position's empty cells, so that larger solves count as deeper): deeper than any
 /// heuristic search, so they answer every probe.

@@ -180,15 +180,8 @@ impl Searcher<'_> {
         let mut first = None;
         if let Some(entry) = self.table.probe(board) {
             first = entry.best;
-            if entry.depth >= self.end_floor() {
-                match entry.bound {
-                    Bound::Exact => return entry.value,
-                    Bound::Lower => alpha = alpha.max(entry.value),
-                    Bound::Upper => beta = beta.min(entry.value),
-                }
-                if alpha >= beta {
-                    return entry.value;
-                }
+            if let Some(value) = entry.answer(self.end_floor(), &mut alpha, &mut beta) {
+                return value;
             }
         }
         if empties >= self.etc_empties {
