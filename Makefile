@@ -91,6 +91,7 @@ bullseye:
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --locked --all-targets -- -D warnings
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc --locked --no-deps --document-private-items
 
 bench: build
 	$(CARGO) bench --locked --bench engine

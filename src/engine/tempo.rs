@@ -65,7 +65,7 @@ fn positions(weights: &Weights, params: &TempoParams) -> Vec<Board> {
     out
 }
 
-/// The alternation of `weights` over the positions of [`positions`], by the stage of
+/// The alternation of `weights` over the positions of `positions`, by the stage of
 /// the searches' leaves (positions whose two searches end in different stages are
 /// left out).
 pub fn measure(weights: &Weights, params: &TempoParams) -> Alternation {

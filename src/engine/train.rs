@@ -260,7 +260,7 @@ pub fn generate(params: &TrainParams, mut progress: impl FnMut(usize)) -> Vec<Sa
 }
 
 /// Plays and labels `params.games` games with the `teacher` weights (see
-/// [`teacher_game`]) on `threads` threads; `progress` hears of each finished game.
+/// `teacher_game`) on `threads` threads; `progress` hears of each finished game.
 /// Each game has its own seed and tables, and the games are returned in order, so
 /// the result does not depend on `threads`.
 pub fn generate_with_teacher(

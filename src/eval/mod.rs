@@ -103,7 +103,7 @@ impl Evaluation for Cs561 {
         total
     }
 
-    /// The turned discs are weighed by popcounts ([`TURNABLE_PLANES`]) rather than
+    /// The turned discs are weighed by popcounts (`TURNABLE_PLANES`) rather than
     /// one by one: a loop over one to a few discs mispredicts its end about once a
     /// move, which cost more than the popcounts (`make bench`).
     #[inline]
@@ -120,7 +120,7 @@ impl Evaluation for Cs561 {
     }
 
     /// The turned discs weighed line by line: each line's flipped cells, as a byte
-    /// ([`lines::flipped_lines`]), index a table of their weights ([`LINE_WEIGHTS`]).
+    /// ([`lines::flipped_lines`]), index a table of their weights (`LINE_WEIGHTS`).
     #[inline(always)]
     fn leaf_gain(&self, board: Board, square: Square) -> i32 {
         let flipped = lines::flipped_lines(board.own, board.opp, square);

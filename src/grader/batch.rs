@@ -377,7 +377,7 @@ pub struct Update<'a> {
 ///
 /// A case whose input has CRLF line ends and whose program wrote a wrong output, or
 /// crashed showing a CR, may be run again with LF line ends once every case has run
-/// (see [`LineEndsProbe`]): its result is reported then.
+/// (see `LineEndsProbe`): its result is reported then.
 pub fn run(
     cases: &[Case],
     options: &BatchOptions,

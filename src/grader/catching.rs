@@ -169,7 +169,7 @@ const CASE_COST: u64 = 30;
 /// Chooses, among candidates (the faults each catches and its log's length), a few
 /// that together catch every fault any of them catches, preferring small logs: each
 /// time the one that catches the most faults not yet caught per line of log (plus
-/// [`CASE_COST`]); then drops any chosen case the others make unneeded, longest
+/// `CASE_COST`); then drops any chosen case the others make unneeded, longest
 /// first. Returns their indices in the order chosen.
 pub fn choose(candidates: &[(Faults, u64)]) -> Vec<usize> {
     let all: Faults = candidates.iter().flat_map(|(f, _)| f.iter()).collect();

@@ -49,7 +49,7 @@ pub struct Found {
     /// The first line (1-based, in the student's file) that the fault changes.
     pub first_line: usize,
     /// Lines of the student's file it accounts for: lines inserted, deleted or
-    /// changed when it alone is switched off (see [`distance`]).
+    /// changed when it alone is switched off (see `distance`).
     pub lines: usize,
     /// Other faults of the catalogue that, in its place, write the very same bytes
     /// (only when the file is reproduced): the case cannot tell them from it.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::{cleanup, Captured, OutputFile, TAIL_BYTES, WORK_INSIDE};
 
-/// Opens `path` as [`Run::read_output`] does.
+/// Opens `path` as [`Run::read_output`](super::Run::read_output) does.
 pub(super) fn read_regular(path: &Path, max_bytes: u64) -> io::Result<OutputFile> {
     let file = OpenOptions::new()
         .read(true)

@@ -101,7 +101,7 @@ pub fn write(problem: &Problem, style: Style, faults: Faults, max_lines: usize) 
     search::run(problem, style, faults, max_lines, None)
 }
 
-/// Like [`write`], showing `watch` each log line as it is printed (its 0-based index
+/// Like [`write()`], showing `watch` each log line as it is printed (its 0-based index
 /// in the log and its text without a line end): the search stops, and this returns
 /// `None`, as soon as `watch` returns false. Comparing with a student's file line by
 /// line this way, a program that cannot have written it is left after a few lines.
