@@ -17,6 +17,10 @@
 #       THREADS=N gives our engine N threads (`umea --threads`); Zebra keeps one.
 #       ZEBRA_TAU=S sets the time Zebra aims at per move (default: 0.85 SECONDS
 #       - 0.1 s over 2.29, its clock's abort margin; see scripts/strength/players.py).
+#   scripts/strength.sh evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]
+#       The error of each engine's fixed-depth searches against exact solves, on
+#       positions with 16-26 empty cells of the games of match files
+#       (scripts/strength/evalerr.py; WEIGHTS=FILE: our search on those weights).
 #   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
 #       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
 #       the fforum-*.obf files of FFO_FOLDER (Edax's problem/ folder).
@@ -39,17 +43,16 @@ mkdir -p "$out"
 # Play a copy, so that rebuilding during a long match does not change the players.
 cp "$here/target/release/reversi" "$out/reversi"
 bin="$out/reversi"
-case "$mode" in
-zebra)
+# build_zebra MODE_USAGE ZEBRA_SOURCE: copies, patches and builds Zebra in
+# $out/zebra, again only when the source folder, a file in it or the patch changed.
+build_zebra() {
     src=${2:-}
     if [ -z "$src" ] || [ ! -f "$src/zebra.c" ]; then
-        echo "usage: scripts/strength.sh zebra ZEBRA_SOURCE [SECONDS ...]" >&2
+        echo "usage: scripts/strength.sh $1" >&2
         echo "ZEBRA_SOURCE: a checkout of Zebra, e.g. git clone https://github.com/lk16/zebra" >&2
         exit 2
     fi
-    shift 2
     src=$(cd "$src" && pwd)
-    # Built again only when the source folder, a file in it or the patch changed.
     stamp="$src $(cksum < "$kit/zebra.patch")"
     if [ ! -x "$out/zebra/zebra" ] || [ "$(cat "$out/zebra/.built-from" 2>/dev/null)" != "$stamp" ] ||
         [ -n "$(find "$src" -type f -newer "$out/zebra/zebra" | head -n 1)" ]; then
@@ -66,6 +69,11 @@ zebra)
             { echo "building Zebra failed: see $out/zebra-build.log" >&2; exit 1; }
         echo "$stamp" > "$out/zebra/.built-from"
     fi
+}
+case "$mode" in
+zebra)
+    build_zebra "zebra ZEBRA_SOURCE [SECONDS ...]" "${2:-}"
+    shift 2
     [ $# -gt 0 ] || set -- 0.5 2
     for seconds in "$@"; do
         result="$out/zebra_$seconds${START:+_from$START}${THREADS:+_threads$THREADS}.jsonl"
@@ -76,6 +84,22 @@ zebra)
             --out "$result" | tee "${result%.jsonl}.txt")
         python3 "$kit/summarize.py" "$result"
     done
+    ;;
+evalerr)
+    build_zebra "evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" "${2:-}"
+    shift 2
+    [ $# -gt 0 ] || { echo "usage: scripts/strength.sh evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
+    if [ -n "${WEIGHTS:-}" ]; then
+        WEIGHTS="$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")"
+        export WEIGHTS
+    fi
+    # The match files' absolute paths, in place (the script runs from the kit).
+    for f in "$@"; do
+        set -- "$@" "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+        shift
+    done
+    (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 evalerr.py "$@") |
+        tee "$out/evalerr.txt"
     ;;
 endgame)
     [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]" >&2; exit 2; }

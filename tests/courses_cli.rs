@@ -110,6 +110,58 @@ fn engine_solve_on_two_threads_finds_the_value_of_one() {
 }
 
 #[test]
+fn engine_search_prints_the_librarys_fixed_depth_search_in_discs() {
+    let board = parse_position(EIGHTEEN_EMPTIES).unwrap().board();
+    let thought = reversi::engine::Engine::new().search_to_depth(board, 5);
+    let expected = format!(
+        "value {:.2} best {} nodes {}",
+        reversi::engine::in_discs(thought.value),
+        reversi::format::umea::answer(thought.best),
+        thought.nodes
+    );
+    let embedded = reversi(
+        &["engine", "search", "--depth", "5", EIGHTEEN_EMPTIES],
+        None,
+    );
+    assert!(embedded.status.success(), "{embedded:?}");
+    assert!(stdout(&embedded).starts_with(&format!("{expected} in ")));
+    // The same weights from a file search the same tree.
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("weights.bin");
+    fs::write(
+        &weights,
+        reversi::eval::pattern::Weights::to_bytes(reversi::eval::pattern::embedded().stages()),
+    )
+    .unwrap();
+    let args = ["engine", "search", "--depth", "5", "--weights"];
+    let from_file = reversi(
+        &[&args[..], &[weights.to_str().unwrap(), EIGHTEEN_EMPTIES]].concat(),
+        None,
+    );
+    assert!(stdout(&from_file).starts_with(&format!("{expected} in ")));
+    // All-zero weights value every position a draw: the file is the evaluation.
+    let zero = vec![
+        vec![0i16; reversi::eval::pattern::layout().per_stage];
+        reversi::eval::pattern::STAGES
+    ];
+    fs::write(&weights, reversi::eval::pattern::Weights::to_bytes(&zero)).unwrap();
+    let zeroed = reversi(
+        &[&args[..], &[weights.to_str().unwrap(), EIGHTEEN_EMPTIES]].concat(),
+        None,
+    );
+    assert!(stdout(&zeroed).starts_with("value 0.00 "), "{zeroed:?}");
+    // A damaged weights file is refused, naming the option.
+    fs::write(&weights, b"not weights").unwrap();
+    let refused = reversi(
+        &[&args[..], &[weights.to_str().unwrap(), EIGHTEEN_EMPTIES]].concat(),
+        None,
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--weights"));
+}
+
+#[test]
 fn threads_must_be_at_least_one() {
     let position = position_text(START);
     for args in [

@@ -11,8 +11,8 @@ use super::UsageError;
 use crate::board::{Board, Geometry};
 use crate::engine::tempo::{measure, TempoParams};
 use crate::engine::train::{fit, generate, generate_with_teacher, TrainParams};
-use crate::engine::Engine;
-use crate::eval::pattern::{Weights, STAGES};
+use crate::engine::{in_discs, Engine};
+use crate::eval::pattern::{embedded, Weights, STAGES};
 use crate::format::umea;
 use crate::splitmix::SplitMix64;
 
@@ -36,6 +36,22 @@ enum EngineCommand {
         /// node count and the best move among equals may change from run to run).
         #[arg(long, default_value_t = 1, value_parser = threads_parser())]
         threads: usize,
+    },
+    /// Search a position to a fixed depth as the timed engine deepens (ProbCut
+    /// included, no clock, no exact solve): prints `value V best MOVE nodes N in T s`
+    /// (V in discs for the side to move, the heuristic value, or the final margin when
+    /// every line ends within the depth). The measure of the evaluation's error
+    /// against exact solves (`scripts/strength.sh evalerr`).
+    Search {
+        /// The position, as for `reversi engine solve`.
+        position: String,
+        /// Plies searched.
+        #[arg(long)]
+        depth: u32,
+        /// Evaluate with this weights file (as `reversi engine train` writes) rather
+        /// than the embedded weights.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// Measure the search's speed: fixed-depth searches (a fresh table each) of
     /// positions of random games (SplitMix64 from `--seed`, 2 positions each with
@@ -140,6 +156,35 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             println!(
                 "value {} best {} nodes {} in {:.3} s",
                 thought.value,
+                umea::answer(thought.best),
+                thought.nodes,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        EngineCommand::Search {
+            position,
+            depth,
+            weights,
+        } => {
+            let position =
+                umea::parse_position(&position).map_err(|e| UsageError::BadArgument {
+                    what: "the position".into(),
+                    message: e.to_string(),
+                })?;
+            let weights = match &weights {
+                Some(path) => Some(read_weights("--weights", path)?),
+                None => None,
+            };
+            let started = Instant::now();
+            let thought = Engine::new().search_to_depth_with(
+                position.board(),
+                depth,
+                weights.as_ref().unwrap_or_else(|| embedded()),
+            );
+            println!(
+                "value {:.2} best {} nodes {} in {:.3} s",
+                in_discs(thought.value),
                 umea::answer(thought.best),
                 thought.nodes,
                 started.elapsed().as_secs_f64()

@@ -456,6 +456,17 @@ fn disc_margin(score: i32) -> i32 {
     (score - score.signum() * WIN) / DISC
 }
 
+/// A search value in discs for the side to move: the margin of a finished game,
+/// else the heuristic score.
+pub fn in_discs(value: i32) -> f64 {
+    use crate::eval::othello::{DISC, WIN};
+    if value.abs() > WIN {
+        disc_margin(value) as f64
+    } else {
+        value as f64 / DISC as f64
+    }
+}
+
 /// When to stop thinking to answer `seconds` after `start` (for the command line,
 /// when the process was created): a safety margin of 8% plus 40 ms is kept for
 /// the rest of start-up and for exit (a few milliseconds), for reading

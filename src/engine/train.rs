@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::search::{Searcher, INFINITE};
 use super::table::Table;
-use super::{disc_margin, Engine, Thought};
+use super::{in_discs, Engine, Thought};
 use crate::board::{Board, Geometry, Square, Squares};
 use crate::eval::othello;
 use crate::eval::pattern::{embedded, extras, layout, Weights, EXTRAS, STAGES};
@@ -419,15 +419,6 @@ pub fn fit(
         previous = w;
     }
     (stages, fits)
-}
-
-/// A search value in discs: the margin of a finished game, else the heuristic score.
-fn in_discs(value: i32) -> f64 {
-    if value.abs() > othello::WIN {
-        disc_margin(value) as f64
-    } else {
-        value as f64 / othello::DISC as f64
-    }
 }
 
 /// Least squares by full-batch gradient descent from `init`, each weight's step
