@@ -652,6 +652,26 @@ mod tests {
         assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
     }
 
+    /// A heuristic search at least as deep as the game has moves left searches only
+    /// finished games, so ProbCut (whose shallow searches are heuristic) must leave
+    /// it the exact value: positions of random games with 10 to 14 empty cells.
+    #[test]
+    fn a_search_as_deep_as_the_game_finds_the_exact_value() {
+        let mut rng = crate::splitmix::SplitMix64::new(29);
+        let mut checked = 0;
+        while checked < 12 {
+            let empties = 10 + rng.below(5) as u32;
+            let board = random_position(&mut rng, empties);
+            if board.moves().count_ones() < 2 {
+                continue;
+            }
+            let exact = Engine::new().solve(board).value;
+            let searched = Engine::new().search_to_depth(board, empties + 1);
+            assert_eq!(in_discs(searched.value), exact as f64, "{board:?}");
+            checked += 1;
+        }
+    }
+
     /// On 2 and 3 threads the solver finds the serial value, and a best move that
     /// reaches it, in positions of random games with 13 to 16 empty cells (the nodes
     /// with 12 or more split).

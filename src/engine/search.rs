@@ -15,7 +15,7 @@ use super::table::{Bound, Entry, Table};
 use super::{last_empties, offer, Offer};
 use crate::board::{Board, Square, Squares, CORNERS};
 use crate::eval::othello::{final_score, neighbours};
-use crate::eval::pattern::{layout, Features, Layout, Weights};
+use crate::eval::pattern::{layout, Features, Layout, Weights, LIMIT};
 pub use endgame::END_CUT_SIGMAS;
 use endgame::ETC_EMPTIES;
 
@@ -62,7 +62,10 @@ fn heuristic_order_plies(depth: i32) -> i32 {
 /// evaluation units (a disc is 100).
 const ORDER_REPLY_WEIGHT: i32 = 60;
 
-/// ProbCut is tried only with bounds well inside the heuristic range.
+/// ProbCut is tried only with bounds well inside the heuristic range on the side
+/// they are tested from, and never with a bound among the scores of finished games
+/// (beyond the evaluation's [`LIMIT`]): a heuristic value is above every loss and
+/// below every win, so it would say "cut" there whatever the game's end.
 const PROBCUT_LIMIT: i32 = 3_000;
 
 /// The clock is read once every this many nodes.
@@ -522,7 +525,7 @@ impl<'a> Searcher<'a> {
             .evaluate_features(board, features, moves.count_ones())
             >= (alpha + beta) / 2;
         let high = beta + margin;
-        if leans_high && high < PROBCUT_LIMIT {
+        if leans_high && (-LIMIT..PROBCUT_LIMIT).contains(&high) {
             let value = self.heuristic(board, features, shallow, high - 1, high);
             if self.stopped {
                 return Some(0);
@@ -532,7 +535,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let low = alpha - margin;
-        if !leans_high && low > -PROBCUT_LIMIT {
+        if !leans_high && (-PROBCUT_LIMIT..LIMIT).contains(&low) {
             let value = self.heuristic(board, features, shallow, low, low + 1);
             if self.stopped {
                 return Some(0);

@@ -536,7 +536,7 @@ pub fn embedded() -> &'static Weights {
 }
 
 /// Heuristic scores are clamped to this, below every finished game's score.
-const LIMIT: i32 = 64 * DISC;
+pub const LIMIT: i32 = 64 * DISC;
 
 #[cfg(test)]
 mod tests {
