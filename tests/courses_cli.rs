@@ -150,6 +150,13 @@ fn engine_search_prints_the_librarys_fixed_depth_search_in_discs() {
         None,
     );
     assert!(stdout(&zeroed).starts_with("value 0.00 "), "{zeroed:?}");
+    // No search of 0 plies (it would answer "pass" for a position with moves).
+    let none = reversi(
+        &["engine", "search", "--depth", "0", EIGHTEEN_EMPTIES],
+        None,
+    );
+    assert_eq!(none.status.code(), Some(2));
+    assert!(none.stdout.is_empty());
     // A damaged weights file is refused, naming the option.
     fs::write(&weights, b"not weights").unwrap();
     let refused = reversi(

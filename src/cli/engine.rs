@@ -39,14 +39,15 @@ enum EngineCommand {
     },
     /// Search a position to a fixed depth as the timed engine deepens (ProbCut
     /// included, no clock, no exact solve): prints `value V best MOVE nodes N in T s`
-    /// (V in discs for the side to move, the heuristic value, or the final margin when
-    /// every line ends within the depth). The measure of the evaluation's error
-    /// against exact solves (`scripts/strength.sh evalerr`).
+    /// (V in discs for the side to move: the heuristic value, or a final margin when
+    /// the search's line ends the game; exact when D is at least the empty cells).
+    /// The measure of the evaluation's error against exact solves
+    /// (`scripts/strength.sh evalerr`).
     Search {
         /// The position, as for `reversi engine solve`.
         position: String,
-        /// Plies searched.
-        #[arg(long)]
+        /// Plies searched, 1 to 60.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
         /// Evaluate with this weights file (as `reversi engine train` writes) rather
         /// than the embedded weights.
