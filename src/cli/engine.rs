@@ -11,7 +11,7 @@ use super::UsageError;
 use crate::board::{Board, Geometry};
 use crate::engine::tempo::{measure, TempoParams};
 use crate::engine::train::{fit, generate, generate_with_teacher, TrainParams};
-use crate::engine::{in_discs, Engine};
+use crate::engine::{in_discs, Engine, Thought};
 use crate::eval::pattern::{embedded, Weights, STAGES};
 use crate::format::umea;
 use crate::splitmix::SplitMix64;
@@ -147,20 +147,10 @@ enum EngineCommand {
 pub(super) fn run(args: EngineArgs) -> Result<()> {
     match args.command {
         EngineCommand::Solve { position, threads } => {
-            let position =
-                umea::parse_position(&position).map_err(|e| UsageError::BadArgument {
-                    what: "the position".into(),
-                    message: e.to_string(),
-                })?;
+            let board = read_position(&position)?;
             let started = Instant::now();
-            let thought = Engine::new().with_threads(threads)?.solve(position.board());
-            println!(
-                "value {} best {} nodes {} in {:.3} s",
-                thought.value,
-                umea::answer(thought.best),
-                thought.nodes,
-                started.elapsed().as_secs_f64()
-            );
+            let thought = Engine::new().with_threads(threads)?.solve(board);
+            print_thought(thought.value, &thought, started);
             Ok(())
         }
         EngineCommand::Search {
@@ -168,27 +158,20 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             depth,
             weights,
         } => {
-            let position =
-                umea::parse_position(&position).map_err(|e| UsageError::BadArgument {
-                    what: "the position".into(),
-                    message: e.to_string(),
-                })?;
-            let weights = match &weights {
-                Some(path) => Some(read_weights("--weights", path)?),
-                None => None,
-            };
+            let board = read_position(&position)?;
+            let weights = weights
+                .map(|path| read_weights("--weights", &path))
+                .transpose()?;
             let started = Instant::now();
             let thought = Engine::new().search_to_depth_with(
-                position.board(),
+                board,
                 depth,
                 weights.as_ref().unwrap_or_else(|| embedded()),
             );
-            println!(
-                "value {:.2} best {} nodes {} in {:.3} s",
-                in_discs(thought.value),
-                umea::answer(thought.best),
-                thought.nodes,
-                started.elapsed().as_secs_f64()
+            print_thought(
+                format_args!("{:.2}", in_discs(thought.value)),
+                &thought,
+                started,
             );
             Ok(())
         }
@@ -344,6 +327,26 @@ pub(super) fn threads_parser() -> clap::builder::RangedU64ValueParser<usize> {
 }
 
 /// Reads the weights file `path` for the argument `what`.
+/// The position argument of `solve` and `search`, in `reversi umea`'s form.
+fn read_position(text: &str) -> Result<Board> {
+    let position = umea::parse_position(text).map_err(|e| UsageError::BadArgument {
+        what: "the position".into(),
+        message: e.to_string(),
+    })?;
+    Ok(position.board())
+}
+
+/// The line `solve` and `search` print: `value V best MOVE nodes N in T s`, T since
+/// `started`.
+fn print_thought(value: impl std::fmt::Display, thought: &Thought, started: Instant) {
+    println!(
+        "value {value} best {} nodes {} in {:.3} s",
+        umea::answer(thought.best),
+        thought.nodes,
+        started.elapsed().as_secs_f64()
+    );
+}
+
 fn read_weights(what: &str, path: &std::path::Path) -> Result<Weights> {
     let refused = |message: String| UsageError::BadArgument {
         what: format!("{what} {}", path.display()),
