@@ -125,6 +125,30 @@ fn engine_search_prints_the_librarys_fixed_depth_search_in_discs() {
     );
     assert!(embedded.status.success(), "{embedded:?}");
     assert!(stdout(&embedded).starts_with(&format!("{expected} in ")));
+    // `--full-width` is the library's search without ProbCut, a bigger tree here.
+    let full = reversi::engine::Engine::new().full_width_search_to_depth_with(
+        board,
+        5,
+        reversi::eval::pattern::embedded(),
+    );
+    assert!(full.nodes > thought.nodes, "{} nodes", full.nodes);
+    let full_width = reversi(
+        &[
+            "engine",
+            "search",
+            "--depth",
+            "5",
+            "--full-width",
+            EIGHTEEN_EMPTIES,
+        ],
+        None,
+    );
+    assert!(stdout(&full_width).starts_with(&format!(
+        "value {:.2} best {} nodes {} in ",
+        reversi::engine::in_discs(full.value),
+        reversi::format::umea::answer(full.best),
+        full.nodes
+    )));
     // The same weights from a file search the same tree.
     let dir = tempfile::tempdir().unwrap();
     let weights = dir.path().join("weights.bin");

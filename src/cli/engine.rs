@@ -38,11 +38,12 @@ enum EngineCommand {
         threads: usize,
     },
     /// Search a position to a fixed depth as the timed engine deepens (ProbCut
-    /// included, no clock, no exact solve): prints `value V best MOVE nodes N in T s`
-    /// (V in discs for the side to move: the heuristic value, or a final margin when
-    /// the search's line ends the game; exact when D is at least the empty cells).
-    /// The measure of the evaluation's error against exact solves
-    /// (`scripts/strength.sh evalerr`).
+    /// included unless `--full-width`, no clock, no exact solve): prints `value V best
+    /// MOVE nodes N in T s` (V in discs for the side to move: the heuristic value, or
+    /// a final margin when the search's line ends the game; exact when D is at least
+    /// the empty cells). The measure of the evaluation, against exact solves
+    /// (`scripts/strength.sh evalerr`) and in fixed-depth play (`scripts/strength.sh
+    /// depth`).
     Search {
         /// The position, as for `reversi engine solve`.
         position: String,
@@ -53,6 +54,10 @@ enum EngineCommand {
         /// than the embedded weights.
         #[arg(long)]
         weights: Option<std::path::PathBuf>,
+        /// Search every move to the full depth (no ProbCut): the evaluation's own
+        /// measure, beside an engine searching without selectivity.
+        #[arg(long)]
+        full_width: bool,
     },
     /// Measure the search's speed: fixed-depth searches (a fresh table each) of
     /// positions of random games (SplitMix64 from `--seed`, 2 positions each with
@@ -157,17 +162,20 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             position,
             depth,
             weights,
+            full_width,
         } => {
             let board = read_position(&position)?;
             let weights = weights
                 .map(|path| read_weights("--weights", &path))
                 .transpose()?;
+            let weights = weights.as_ref().unwrap_or_else(|| embedded());
             let started = Instant::now();
-            let thought = Engine::new().search_to_depth_with(
-                board,
-                depth,
-                weights.as_ref().unwrap_or_else(|| embedded()),
-            );
+            let mut engine = Engine::new();
+            let thought = if full_width {
+                engine.full_width_search_to_depth_with(board, depth, weights)
+            } else {
+                engine.search_to_depth_with(board, depth, weights)
+            };
             print_thought(
                 format_args!("{:.2}", in_discs(thought.value)),
                 &thought,

@@ -379,17 +379,31 @@ impl Engine {
 
     /// [`Engine::search_to_depth`] evaluating by `weights`.
     pub fn search_to_depth_with(&mut self, board: Board, depth: u32, weights: &Weights) -> Thought {
-        self.run(|table, parallel| search_to_depth(table, parallel, board, depth, weights))
+        self.run(|table, parallel| search_to_depth(table, parallel, board, depth, weights, true))
+    }
+
+    /// [`Engine::search_to_depth_with`] without ProbCut: every iteration's value is
+    /// that of the full tree to its depth (the measure of the evaluation itself,
+    /// beside engines searching without selectivity).
+    pub fn full_width_search_to_depth_with(
+        &mut self,
+        board: Board,
+        depth: u32,
+        weights: &Weights,
+    ) -> Thought {
+        self.run(|table, parallel| search_to_depth(table, parallel, board, depth, weights, false))
     }
 }
 
-/// [`Engine::search_to_depth_with`] with `table`, split as `parallel` says.
+/// [`Engine::search_to_depth_with`] with `table`, split as `parallel` says, with
+/// ProbCut when `probcut`.
 fn search_to_depth(
     table: &mut Table,
     parallel: Parallel,
     board: Board,
     depth: u32,
     weights: &Weights,
+    probcut: bool,
 ) -> Thought {
     {
         let far = Instant::now() + Duration::from_secs(1 << 30);
@@ -399,6 +413,9 @@ fn search_to_depth(
             return thought;
         }
         let mut searcher = Searcher::new(table, weights, far);
+        if !probcut {
+            searcher = searcher.without_probcut();
+        }
         searcher.parallel = parallel;
         for plies in 1..=depth {
             if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
