@@ -17,6 +17,15 @@
 #       THREADS=N gives our engine N threads (`umea --threads`); Zebra keeps one.
 #       ZEBRA_TAU=S sets the time Zebra aims at per move (default: 0.85 SECONDS
 #       - 0.1 s over 2.29, its clock's abort margin; see scripts/strength/players.py).
+#   scripts/strength.sh depth ZEBRA_SOURCE [DEPTH [EXACT]]
+#       Against Zebra at a fixed depth, no clock: both engines search DEPTH (8; at
+#       most 8, where Zebra has no selectivity) plies without selectivity, ours by
+#       `engine search --full-width`, and solve exactly from EXACT (16) empty cells.
+#       The 100 openings of scripts/strength/openings-100.txt x both colours, two
+#       games at a time (JOBS=N); the measure of the evaluation in play.
+#       WEIGHTS=FILE: our search on those weights. OPENINGS=N: the first N only.
+#       SELECTIVE=1: each engine with its own selectivity (our ProbCut, Zebra's
+#       Multi-ProbCut from 9 plies), any DEPTH.
 #   scripts/strength.sh evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]
 #       The error of each engine's fixed-depth searches against exact solves, on
 #       positions with 16-26 empty cells of the games of match files
@@ -84,6 +93,22 @@ zebra)
             --out "$result" | tee "${result%.jsonl}.txt")
         python3 "$kit/summarize.py" "$result"
     done
+    ;;
+depth)
+    build_zebra "depth ZEBRA_SOURCE [DEPTH [EXACT]]" "${2:-}"
+    depth=${3:-8}
+    exact=${4:-16}
+    if [ -n "${WEIGHTS:-}" ]; then
+        WEIGHTS="$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")"
+    fi
+    result="$out/zebra_depth$depth${SELECTIVE:+_selective}.jsonl"
+    rm -f "$result"
+    (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 match.py \
+        --opponent zebra --depth "$depth" --exact "$exact" --openings openings-100.txt \
+        --first "${OPENINGS:-100}" --jobs "${JOBS:-2}" ${WEIGHTS:+--weights "$WEIGHTS"} \
+        ${SELECTIVE:+--selective} \
+        --out "$result" | tee "${result%.jsonl}.txt")
+    python3 "$kit/summarize.py" "$result"
     ;;
 evalerr)
     build_zebra "evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" "${2:-}"

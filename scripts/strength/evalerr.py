@@ -4,8 +4,9 @@
 Positions are taken from match files (match.py's JSON lines): PER positions (12) for
 each count of empty cells from LOW to HIGH (16 26) in which the side to move has two
 moves or more, drawn with a fixed seed. Each is solved exactly by `reversi engine
-solve`, then searched to each depth of DEPTHS ("2 4 6 8") by `reversi engine search`
-(our evaluation, or the weights file WEIGHTS names) and by Zebra (`-l D 0 0`: its
+solve`, then searched to each depth of DEPTHS ("2 4 6 8") without selectivity by
+`reversi engine search --full-width` (our evaluation, or the weights file WEIGHTS
+names) and by Zebra (`-l D 0 0`: its
 midgame search to D plies, which below 9 plies has no selectivity, replayed from the
 game's moves with -seq). Prints, by band of 4 empty cells and in all, the root mean
 square and the mean of the search's value less the exact margin, in discs for the
@@ -48,7 +49,7 @@ def picked(files):
 
 
 def ours(board, side, depth):
-    cmd = [P.REVERSI, 'engine', 'search', '--depth', str(depth), O.umea(board, side)]
+    cmd = [P.REVERSI, 'engine', 'search', '--depth', str(depth), '--full-width', O.umea(board, side)]
     if WEIGHTS:
         cmd += ['--weights', WEIGHTS]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout

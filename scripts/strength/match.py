@@ -5,10 +5,15 @@ our engine black in one game and white in the other.
 
   match.py --opponent zebra|naive --seconds T [--openings FILE] [--start K] [--first N]
            [--out results.jsonl]
+  match.py --opponent zebra --depth D --exact E [--selective] [--weights FILE] [--jobs J] ...
+
+The second form plays at a fixed depth (both engines search D plies, without
+selectivity up to 8 plies, with their own from 9 or with --selective; then both solve
+exactly from E empty cells): no clock, so J games may run at once.
 
 Writes one JSON line per game (moves, discs, per-move times and engine reports) and
 prints a summary. An illegal, missing or late answer (over T + 5 s) loses the game."""
-import argparse, json, os, statistics, sys, time
+import argparse, json, multiprocessing, os, statistics, sys, time
 
 import othello as O
 import players as P
@@ -49,11 +54,37 @@ def play_game(opening, black, white, log=None):
     return rec
 
 
+PLAYERS = None
+
+
+def play_task(task):
+    """Plays one (opening, ours_black) game with the players PLAYERS holds."""
+    op, ours_black = task
+    ours, opp = PLAYERS
+    t0 = time.time()
+    load0 = os.getloadavg()[0]
+    rec = play_game(op, ours if ours_black else opp, opp if ours_black else ours)
+    rec['load1'] = [load0, os.getloadavg()[0]]
+    rec['ours'] = 'X' if ours_black else 'O'
+    rec['wall'] = time.time() - t0
+    return rec
+
+
 def main():
+    global PLAYERS
     ap = argparse.ArgumentParser()
     ap.add_argument('--opponent', required=True, choices=['zebra', 'naive', 'reversi'],
                     help='reversi: another build of ours, the program $REVERSI_OPPONENT names')
-    ap.add_argument('--seconds', type=float, required=True)
+    ap.add_argument('--seconds', type=float, default=None)
+    ap.add_argument('--depth', type=int, default=None,
+                    help='fixed depth, no clock (against zebra only; 1 to 8 plies, where Zebra '
+                         'searches without selectivity; deeper with --selective)')
+    ap.add_argument('--selective', action='store_true',
+                    help='with --depth: ours with ProbCut as in play (Zebra is selective from 9)')
+    ap.add_argument('--exact', type=int, default=16,
+                    help='with --depth: both solve exactly from this many empty cells')
+    ap.add_argument('--weights', default=None, help='with --depth: our weights file')
+    ap.add_argument('--jobs', type=int, default=1, help='with --depth: games played at once')
     ap.add_argument('--openings', default='openings.txt')
     ap.add_argument('--first', type=int, default=20, help='how many openings (x2 games)')
     ap.add_argument('--start', type=int, default=0,
@@ -65,10 +96,21 @@ def main():
                     help='threads for our engine (umea --threads; the opponent keeps one)')
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
+    if (a.seconds is None) == (a.depth is None):
+        ap.error('give --seconds or --depth')
+    if a.depth is not None and (a.opponent != 'zebra' or not 1 <= a.depth <= (60 if a.selective else 8)):
+        ap.error('--depth: 1 to 8 plies (more with --selective), against zebra')
+    if a.depth is None and (a.jobs != 1 or a.weights or a.selective):
+        ap.error('--jobs, --weights and --selective go with --depth')
 
     ours = P.Ours(a.seconds, threads=a.threads)
     osec = a.opp_seconds if a.opp_seconds is not None else a.seconds
-    if a.opponent == 'zebra':
+    if a.depth is not None:
+        ours = P.OursFixedDepth(a.depth, a.exact, a.weights, a.selective)
+        opp = P.ZebraFixedDepth(a.depth, a.exact)
+        print('fixed depth %d%s, exact from %d empty cells' % (
+            a.depth, ' (selective)' if a.selective else '', a.exact), flush=True)
+    elif a.opponent == 'zebra':
         opp = P.Zebra(osec, tau=a.zebra_tau)
         print('zebra target time per move tau = %.3f s' % opp.tau, flush=True)
     elif a.opponent == 'reversi':
@@ -81,35 +123,35 @@ def main():
     out = open(a.out, 'a')
     w = d = l = 0
     diffs = []
-    for i, op in enumerate(openings):
-        for ours_black in (True, False):
-            t0 = time.time()
-            load0 = os.getloadavg()[0]
-            rec = play_game(op, ours if ours_black else opp, opp if ours_black else ours)
-            rec['load1'] = [load0, os.getloadavg()[0]]
-            rec['ours'] = 'X' if ours_black else 'O'
-            rec['seconds'] = a.seconds
-            rec['opp_seconds'] = osec
-            rec['opponent'] = a.opponent
-            rec['threads'] = a.threads
-            rec['wall'] = time.time() - t0
-            out.write(json.dumps(rec) + '\n'); out.flush()
-            nb, nw = rec['discs']
-            diff = (nb - nw) if ours_black else (nw - nb)
-            diffs.append(diff)
-            res = 'W' if rec['winner'] == rec['ours'] else 'D' if rec['winner'] == '=' else 'L'
-            w += res == 'W'; d += res == 'D'; l += res == 'L'
-            tt = {}
-            for pl in rec['plies']:
-                tt.setdefault(pl['engine'], []).append(pl['t'])
-            ts = ' '.join('%s mean %.3f max %.3f' % (k, statistics.mean(v), max(v)) for k, v in tt.items())
-            print('%2d %-18s ours=%s %2d-%2d %s diff %+3d  [%s]%s  (%.0f s)' % (
-                a.start + i + 1, op, 'B' if ours_black else 'W', nb, nw, res, diff, ts,
-                ('  FORFEIT ' + json.dumps(rec['forfeit'])) if 'forfeit' in rec else '',
-                rec['wall']) + '  load %.1f/%.1f' % tuple(rec['load1']), flush=True)
+    PLAYERS = (ours, opp)
+    tasks = [(op, ours_black) for op in openings for ours_black in (True, False)]
+    pool = multiprocessing.Pool(a.jobs) if a.jobs > 1 else None
+    for k, rec in enumerate((pool.imap if pool else map)(play_task, tasks)):
+        op, ours_black = tasks[k]
+        rec['seconds'] = a.seconds
+        rec['opp_seconds'] = osec
+        rec['opponent'] = a.opponent
+        rec['threads'] = a.threads
+        if a.depth is not None:
+            rec.update(depth=a.depth, exact=a.exact, weights=a.weights, selective=a.selective)
+        out.write(json.dumps(rec) + '\n'); out.flush()
+        nb, nw = rec['discs']
+        diff = (nb - nw) if ours_black else (nw - nb)
+        diffs.append(diff)
+        res = 'W' if rec['winner'] == rec['ours'] else 'D' if rec['winner'] == '=' else 'L'
+        w += res == 'W'; d += res == 'D'; l += res == 'L'
+        tt = {}
+        for pl in rec['plies']:
+            tt.setdefault(pl['engine'], []).append(pl['t'])
+        ts = ' '.join('%s mean %.3f max %.3f' % (e, statistics.mean(v), max(v)) for e, v in tt.items())
+        print('%2d %-18s ours=%s %2d-%2d %s diff %+3d  [%s]%s  (%.0f s)' % (
+            a.start + k // 2 + 1, op, 'B' if ours_black else 'W', nb, nw, res, diff, ts,
+            ('  FORFEIT ' + json.dumps(rec['forfeit'])) if 'forfeit' in rec else '',
+            rec['wall']) + '  load %.1f/%.1f' % tuple(rec['load1']), flush=True)
     n = w + d + l
-    print('TOTAL vs %s, ours %g s, opponent %g s: %d games, ours W/D/L %d/%d/%d, score %.1f%%, mean disc diff %+.2f' % (
-        a.opponent, a.seconds, osec, n, w, d, l, 100.0 * (w + d / 2) / n, statistics.mean(diffs)))
+    limits = 'depth %d' % a.depth if a.depth is not None else 'ours %g s, opponent %g s' % (a.seconds, osec)
+    print('TOTAL vs %s, %s: %d games, ours W/D/L %d/%d/%d, score %.1f%%, mean disc diff %+.2f' % (
+        a.opponent, limits, n, w, d, l, 100.0 * (w + d / 2) / n, statistics.mean(diffs)))
 
 
 if __name__ == '__main__':

@@ -118,3 +118,56 @@ class Zebra:
                 info['search_s'] = float(t.group(1))
                 info['nps'] = int(t.group(2))
         return O.parse(m.group(1)), info
+
+
+# A fixed-depth move has no time limit; a process still running after this long is
+# taken for a hung engine.
+FIXED_DEPTH_TIMEOUT = 600.0
+
+
+class OursFixedDepth:
+    """`reversi engine search --depth D --full-width POSITION` (no ProbCut; with
+    `selective`, ProbCut as in play) while more than EXACT cells are empty, then
+    `reversi engine solve`; --weights FILE when given."""
+    name = 'ours'
+
+    def __init__(self, depth, exact, weights=None, selective=False):
+        self.depth, self.exact, self.weights = depth, exact, weights
+        self.selective = selective
+
+    def move(self, b, p, moves):
+        position = O.umea(b, p)
+        if b.count('.') <= self.exact:
+            cmd = [REVERSI, 'engine', 'solve', position]
+        else:
+            cmd = [REVERSI, 'engine', 'search', '--depth', str(self.depth)] + \
+                  ([] if self.selective else ['--full-width']) + \
+                  (['--weights', self.weights] if self.weights else []) + [position]
+        pr, dt = run(cmd, FIXED_DEPTH_TIMEOUT)
+        if pr.returncode != 0:
+            raise EngineError('exit %d: %s' % (pr.returncode, pr.stderr[-300:]))
+        m = re.fullmatch(r'value (\S+) best \((\d),(\d)\) nodes (\d+) in ([\d.]+) s', pr.stdout.strip())
+        if not m:
+            raise EngineError('unreadable answer %r' % pr.stdout[-300:])
+        sq = (int(m.group(2)) - 1) * 8 + int(m.group(3)) - 1
+        return sq, {'t': dt, 'cpu': LAST_CPU[0], 'value': m.group(1), 'nodes': int(m.group(4))}
+
+
+class ZebraFixedDepth:
+    """Zebra searching D plies in the midgame (`-l D E E`: below 9 plies without
+    selectivity, from 9 with its Multi-ProbCut) and exactly from EXACT empty cells."""
+    name = 'zebra'
+
+    def __init__(self, depth, exact):
+        self.depth, self.exact = depth, exact
+
+    def move(self, b, p, moves):
+        seq = ''.join(O.name(m) for m in moves)
+        d, e = str(self.depth), str(self.exact)
+        cmd = ['./zebra', '-quiet', '-r', '0', '-b', '0', '-h', '18',
+               '-l', d, e, e, d, e, e, '-evalone'] + (['-seq', seq] if seq else [])
+        pr, dt = run(cmd, FIXED_DEPTH_TIMEOUT, cwd=ZEBRA_DIR)
+        m = re.search(r'^bestmove ([a-h][1-8])', pr.stdout, re.M)
+        if not m:
+            raise EngineError('no bestmove: %r %r' % (pr.stdout[-300:], pr.stderr[-300:]))
+        return O.parse(m.group(1)), {'t': dt, 'cpu': LAST_CPU[0]}

@@ -40,7 +40,7 @@ for f in files:
                 midgame.setdefault(e, []).append(p['t'])
             if 'cpu' in p:
                 cpus.setdefault(e, []).append(p['cpu'])
-            if p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
+            if T is not None and p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
             if e == 'ours' and p.get('nodes') and p.get('search_s', 0) > 0.05:
                 nps.setdefault(e, []).append(p['nodes'] / p['search_s'])
             if e == 'zebra' and p.get('nps') and p.get('search_s', 0) >= 0.1:
@@ -52,15 +52,21 @@ for f in files:
                     pass
     n = len(recs)
     se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0
-    print('== %s, ours %g s/move, %s %g s/move: %d games, ours %s, mean disc diff %+.1f (s.e. %.1f)%s' % (
-        opp, T, opp, OT, n, score_line(w, d, l), statistics.mean(diffs), se,
+    limits = ('ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else
+              'both at depth %d%s, exact from %d empty cells%s' % (
+                  recs[0]['depth'], ' (selective)' if recs[0].get('selective') else '', recs[0]['exact'],
+                  ', ours on %s' % recs[0]['weights'] if recs[0].get('weights') else ''))
+    print('== %s, %s: %d games, ours %s, mean disc diff %+.1f (s.e. %.1f)%s' % (
+        opp, limits, n, score_line(w, d, l), statistics.mean(diffs), se,
         ', forfeits: %s' % forfeits if forfeits else ''))
-    pool = pooled.setdefault((opp, T, OT), [0, 0, 0, 0])
+    pool = pooled.setdefault((opp, T, OT, recs[0].get('depth'), recs[0].get('weights')), [0, 0, 0, 0])
     for i, v in enumerate((w, d, l, 1)):
         pool[i] += v
     for e, ts in times.items():
-        line = '   %-8s moves %4d  time/move mean %.3f s, median %.3f, max %.3f, over limit: %d' % (
-            e, len(ts), statistics.mean(ts), statistics.median(ts), max(ts), over.get(e, 0))
+        line = '   %-8s moves %4d  time/move mean %.3f s, median %.3f, max %.3f' % (
+            e, len(ts), statistics.mean(ts), statistics.median(ts), max(ts))
+        if T is not None:
+            line += ', over limit: %d' % over.get(e, 0)
         if e in cpus:
             line += ' (CPU mean %.3f s)' % statistics.mean(cpus[e])
         if e in depth:
@@ -68,13 +74,14 @@ for f in files:
         if e in nps:
             line += ';  nodes/s median %.2fM' % (statistics.median(nps[e]) / 1e6)
         print(line)
-        if e in midgame:
+        if e in midgame and T is not None:
             limit = T if e == 'ours' else OT
             print('   %-8s midgame (over 22 empties) time/move mean %.3f s = %.0f%% of the limit' % (
                 e, statistics.mean(midgame[e]), 100 * statistics.mean(midgame[e]) / limit))
     if loads:
         print('   load average (1 min) at game start/end: mean %.1f, max %.1f' % (statistics.mean(loads), max(loads)))
-for (opp, T, OT), (w, d, l, matches) in pooled.items():
+for (opp, T, OT, depth, weights), (w, d, l, matches) in pooled.items():
     if matches > 1:
-        print('== pooled: %s, ours %g s/move, %s %g s/move, %d matches, %d games: ours %s' % (
-            opp, T, opp, OT, matches, w + d + l, score_line(w, d, l)))
+        limits = 'ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else 'depth %d' % depth
+        print('== pooled: %s, %s, %d matches, %d games: ours %s' % (
+            opp, limits, matches, w + d + l, score_line(w, d, l)))
