@@ -57,6 +57,12 @@ def play_game(opening, black, white, log=None):
 PLAYERS = None
 
 
+def set_players(ours, opp):
+    """Gives this process the two players (also each worker's, whatever its start method)."""
+    global PLAYERS
+    PLAYERS = (ours, opp)
+
+
 def play_task(task):
     """Plays one (opening, ours_black) game with the players PLAYERS holds."""
     op, ours_black = task
@@ -71,7 +77,6 @@ def play_task(task):
 
 
 def main():
-    global PLAYERS
     ap = argparse.ArgumentParser()
     ap.add_argument('--opponent', required=True, choices=['zebra', 'naive', 'reversi'],
                     help='reversi: another build of ours, the program $REVERSI_OPPONENT names')
@@ -123,9 +128,9 @@ def main():
     out = open(a.out, 'a')
     w = d = l = 0
     diffs = []
-    PLAYERS = (ours, opp)
+    set_players(ours, opp)
     tasks = [(op, ours_black) for op in openings for ours_black in (True, False)]
-    pool = multiprocessing.Pool(a.jobs) if a.jobs > 1 else None
+    pool = multiprocessing.Pool(a.jobs, set_players, (ours, opp)) if a.jobs > 1 else None
     for k, rec in enumerate((pool.imap if pool else map)(play_task, tasks)):
         op, ours_black = tasks[k]
         rec['seconds'] = a.seconds
