@@ -90,20 +90,14 @@ class Zebra:
         self.hash_bits = hash_bits
 
     def move(self, b, p, moves):
-        seq = ''.join(O.name(m) for m in moves)
         discs = 64 - b.count('.')
         m = max((65 - discs) // 2 - 5, 2)
         L = 10.0 + 2 * self.cap
         I = (self.tau * (m + 1) / 0.7 - 2 * self.cap) / m
-        cmd = ['./zebra', '-quiet', '-r', '0', '-b', '0', '-h', str(self.hash_bits),
-               '-l', '60', '60', '60', '60', '60', '60',
-               '-time', '%.5f' % L, '%.5f' % I, '%.5f' % L, '%.5f' % I, '-evalone']
-        if seq:
-            cmd += ['-seq', seq]
-        pr, dt = run(cmd, self.seconds + GRACE, cwd=ZEBRA_DIR)
-        m = re.search(r'^bestmove ([a-h][1-8])', pr.stdout, re.M)
-        if not m:
-            raise EngineError('no bestmove: %r %r' % (pr.stdout[-300:], pr.stderr[-300:]))
+        square, pr, dt = zebra_move(
+            ['-h', str(self.hash_bits), '-l', '60', '60', '60', '60', '60', '60',
+             '-time', '%.5f' % L, '%.5f' % I, '%.5f' % L, '%.5f' % I], moves,
+            self.seconds + GRACE)
         info = {'t': dt, 'cpu': LAST_CPU[0]}
         st = [l for l in pr.stdout.splitlines() if l.startswith('-->')]
         if st:
@@ -117,7 +111,21 @@ class Zebra:
             if t:
                 info['search_s'] = float(t.group(1))
                 info['nps'] = int(t.group(2))
-        return O.parse(m.group(1)), info
+        return square, info
+
+
+def zebra_move(options, moves, timeout):
+    """Runs Zebra (no randomness, no book, -evalone) with `options` on the game so far
+    (`moves`, replayed with -seq); returns (the square it chose, the process, wall
+    seconds)."""
+    seq = ''.join(O.name(m) for m in moves)
+    cmd = ['./zebra', '-quiet', '-r', '0', '-b', '0'] + options + ['-evalone'] + \
+          (['-seq', seq] if seq else [])
+    pr, dt = run(cmd, timeout, cwd=ZEBRA_DIR)
+    m = re.search(r'^bestmove ([a-h][1-8])', pr.stdout, re.M)
+    if not m:
+        raise EngineError('no bestmove: %r %r' % (pr.stdout[-300:], pr.stderr[-300:]))
+    return O.parse(m.group(1)), pr, dt
 
 
 # A fixed-depth move has no time limit; a process still running after this long is
@@ -162,12 +170,7 @@ class ZebraFixedDepth:
         self.depth, self.exact = depth, exact
 
     def move(self, b, p, moves):
-        seq = ''.join(O.name(m) for m in moves)
         d, e = str(self.depth), str(self.exact)
-        cmd = ['./zebra', '-quiet', '-r', '0', '-b', '0', '-h', '18',
-               '-l', d, e, e, d, e, e, '-evalone'] + (['-seq', seq] if seq else [])
-        pr, dt = run(cmd, FIXED_DEPTH_TIMEOUT, cwd=ZEBRA_DIR)
-        m = re.search(r'^bestmove ([a-h][1-8])', pr.stdout, re.M)
-        if not m:
-            raise EngineError('no bestmove: %r %r' % (pr.stdout[-300:], pr.stderr[-300:]))
-        return O.parse(m.group(1)), {'t': dt, 'cpu': LAST_CPU[0]}
+        square, _, dt = zebra_move(['-h', '18', '-l', d, e, e, d, e, e], moves,
+                                   FIXED_DEPTH_TIMEOUT)
+        return square, {'t': dt, 'cpu': LAST_CPU[0]}
