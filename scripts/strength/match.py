@@ -108,10 +108,12 @@ def main():
     if a.depth is None and (a.jobs != 1 or a.weights or a.selective):
         ap.error('--jobs, --weights and --selective go with --depth')
 
-    ours = P.Ours(a.seconds, threads=a.threads)
     osec = a.opp_seconds if a.opp_seconds is not None else a.seconds
     if a.depth is not None:
         ours = P.OursFixedDepth(a.depth, a.exact, a.weights, a.selective)
+    else:
+        ours = P.Ours(a.seconds, threads=a.threads)
+    if a.depth is not None:
         opp = P.ZebraFixedDepth(a.depth, a.exact)
         print('fixed depth %d%s, exact from %d empty cells' % (
             a.depth, ' (selective)' if a.selective else '', a.exact), flush=True)
