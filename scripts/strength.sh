@@ -30,6 +30,10 @@
 #       The error of each engine's fixed-depth searches against exact solves, on
 #       positions with 16-26 empty cells of the games of match files
 #       (scripts/strength/evalerr.py; WEIGHTS=FILE: our search on those weights).
+#   scripts/strength.sh margins MATCH.jsonl [MORE.jsonl ...]
+#       ProbCut's spreads measured again, on positions with 20-54 empty cells of
+#       the games of match files: the rows of PROBCUT_SIGMA in src/engine/search.rs
+#       (scripts/strength/margins.py; WEIGHTS=FILE: our search on those weights).
 #   scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]
 #       Exact solves of the FFO positions with LOW..HIGH (16 24) empty cells, from
 #       the fforum-*.obf files of FFO_FOLDER (Edax's problem/ folder).
@@ -125,6 +129,19 @@ evalerr)
     done
     (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 evalerr.py "$@") |
         tee "$out/evalerr.txt"
+    ;;
+margins)
+    [ $# -gt 1 ] || { echo "usage: scripts/strength.sh margins MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
+    shift
+    if [ -n "${WEIGHTS:-}" ]; then
+        WEIGHTS="$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")"
+        export WEIGHTS
+    fi
+    for f in "$@"; do
+        set -- "$@" "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+        shift
+    done
+    (cd "$kit" && REVERSI="$bin" python3 margins.py "$@") | tee "$out/margins.txt"
     ;;
 endgame)
     [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh endgame FFO_FOLDER [LOW HIGH]" >&2; exit 2; }
