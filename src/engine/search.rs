@@ -31,10 +31,12 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// The standard deviation, in evaluation units, of the difference between a search of
 /// depth 3..=11 (the column) and ProbCut's shallow search of it, by stage of the
 /// position (the row: 45 or more empty cells, 37-44, 29-36, 28 or fewer). Measured
-/// with the learned evaluation, without ProbCut, on 280 positions of the engine's
-/// games against Zebra (8 for each count of empty cells from 20 to 54); the margin is
-/// 1.5 of these. The deep value follows the shallow one with a slope of 0.84-1.08,
-/// so the margin alone carries the prediction.
+/// with the weights committed then (cf39a65), without ProbCut, on 280 positions of the
+/// engine's games against Zebra (8 for each count of empty cells from 20 to 54); the
+/// margin is 1.5 of these. The deep value follows the shallow one with a slope of
+/// 0.84-1.08, so the margin alone carries the prediction. The committed weights
+/// spread less (`scripts/strength.sh margins`: up to 45% less at 37-44 empty cells),
+/// but margins set to their spreads searched deeper and played worse (docs/engine.md).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [241, 183, 199, 226, 206, 159, 131, 170, 149],
     [282, 243, 228, 324, 327, 300, 233, 354, 286],
