@@ -6,10 +6,13 @@ our engine black in one game and white in the other.
   match.py --opponent zebra|naive --seconds T [--openings FILE] [--start K] [--first N]
            [--out results.jsonl]
   match.py --opponent zebra --depth D --exact E [--selective] [--weights FILE] [--jobs J] ...
+  match.py --opponent zebra --seconds T --ours-depth D [--exact E] ...
 
 The second form plays at a fixed depth (both engines search D plies, without
 selectivity up to 8 plies, with their own from 9 or with --selective; then both solve
-exactly from E empty cells): no clock, so J games may run at once.
+exactly from E empty cells): no clock, so J games may run at once. The third holds
+ours to D plies with its pruning (no clock; exactly from E) against the opponent's
+clock.
 
 Writes one JSON line per game (moves, discs, per-move times and engine reports) and
 prints a summary. An illegal, missing or late answer (over T + 5 s) loses the game."""
@@ -86,8 +89,12 @@ def main():
                          'searches without selectivity; deeper with --selective)')
     ap.add_argument('--selective', action='store_true',
                     help='with --depth: ours with ProbCut as in play (Zebra is selective from 9)')
+    ap.add_argument('--ours-depth', type=int, default=None,
+                    help='with --seconds: ours searches this many plies with ProbCut, no '
+                         'clock, and solves exactly from --exact empty cells; the opponent '
+                         'keeps its clock')
     ap.add_argument('--exact', type=int, default=16,
-                    help='with --depth: both solve exactly from this many empty cells')
+                    help='with --depth or --ours-depth: solve exactly from this many empty cells')
     ap.add_argument('--weights', default=None, help='with --depth: our weights file')
     ap.add_argument('--jobs', type=int, default=1, help='with --depth: games played at once')
     ap.add_argument('--openings', default='openings.txt')
@@ -107,10 +114,15 @@ def main():
         ap.error('--depth: 1 to 8 plies (more with --selective), against zebra')
     if a.depth is None and (a.jobs != 1 or a.weights or a.selective):
         ap.error('--jobs, --weights and --selective go with --depth')
+    if a.ours_depth is not None and (a.seconds is None or a.ours_depth < 1):
+        ap.error('--ours-depth: a depth of 1 or more, with --seconds')
 
     osec = a.opp_seconds if a.opp_seconds is not None else a.seconds
     if a.depth is not None:
         ours = P.OursFixedDepth(a.depth, a.exact, a.weights, a.selective)
+    elif a.ours_depth is not None:
+        ours = P.OursFixedDepth(a.ours_depth, a.exact, selective=True)
+        print('ours at depth %d, exact from %d empty cells' % (a.ours_depth, a.exact), flush=True)
     else:
         ours = P.Ours(a.seconds, threads=a.threads)
     if a.depth is not None:
@@ -141,6 +153,8 @@ def main():
         rec['threads'] = a.threads
         if a.depth is not None:
             rec.update(depth=a.depth, exact=a.exact, weights=a.weights, selective=a.selective)
+        if a.ours_depth is not None:
+            rec.update(ours_depth=a.ours_depth, exact=a.exact)
         out.write(json.dumps(rec) + '\n'); out.flush()
         nb, nw = rec['discs']
         diff = (nb - nw) if ours_black else (nw - nb)
