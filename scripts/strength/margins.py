@@ -13,16 +13,15 @@ disc: the rows of the table, ready to paste; then the mean differences, which Pr
 takes for 0. REVERSI names our binary.
 
   margins.py MATCH.jsonl [MORE.jsonl ...]"""
-import json, math, os, random, re, subprocess, sys
+import json, math, os, random, sys
 from concurrent.futures import ThreadPoolExecutor
 
 import othello as O
-import players as P
 from decided import positions
+from evalerr import ours
 
 PER = int(os.environ.get('PER', '16'))
 JOBS = int(os.environ.get('JOBS', '2'))
-WEIGHTS = os.environ.get('WEIGHTS', '')
 LOW, HIGH = 20, 54
 DEEPEST = 11
 STAGES = ['45 or more empty cells', '37-44', '29-36', '28 or fewer']
@@ -39,34 +38,27 @@ def shallow(depth):
 
 
 def picked(files):
-    """(empty cells, position) of PER positions per count of empty cells."""
+    """(empty cells, board, side to move) of PER positions per count of empty cells."""
     by_empties = {}
     for name in files:
         for line in open(name):
             record = json.loads(line)
             for b, p, empties in positions(record):
                 if LOW <= empties <= HIGH and len(O.legal(b, p)) >= 2:
-                    by_empties.setdefault(empties, []).append(O.umea(b, p))
+                    by_empties.setdefault(empties, []).append((b, p))
     rng = random.Random(11)
     out = []
     for empties in sorted(by_empties):
         chosen = by_empties[empties]
         rng.shuffle(chosen)
-        out += [(empties, position) for position in chosen[:PER]]
+        out += [(empties, b, p) for b, p in chosen[:PER]]
     return out
 
 
-def value(position, depth):
-    cmd = [P.REVERSI, 'engine', 'search', '--depth', str(depth), '--full-width', position]
-    if WEIGHTS:
-        cmd += ['--weights', WEIGHTS]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    return float(re.match(r'value (-?[\d.]+)', out).group(1))
-
-
 def searched(item):
-    empties, position = item
-    return empties, [value(position, depth) for depth in range(1, DEEPEST + 1)]
+    """(empty cells, the values of the full-width searches to 1..DEEPEST plies)."""
+    empties, board, side = item
+    return empties, [ours(board, side, depth) for depth in range(1, DEEPEST + 1)]
 
 
 def main():
