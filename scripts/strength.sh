@@ -56,6 +56,17 @@ mkdir -p "$out"
 # Play a copy, so that rebuilding during a long match does not change the players.
 cp "$here/target/release/reversi" "$out/reversi"
 bin="$out/reversi"
+# absolute FILE: FILE's absolute path (the kit's scripts run from their own folder).
+absolute() {
+    echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+}
+# absolute_weights: WEIGHTS, when set, made absolute and exported.
+absolute_weights() {
+    if [ -n "${WEIGHTS:-}" ]; then
+        WEIGHTS=$(absolute "$WEIGHTS")
+        export WEIGHTS
+    fi
+}
 # build_zebra MODE_USAGE ZEBRA_SOURCE: copies, patches and builds Zebra in
 # $out/zebra, again only when the source folder, a file in it or the patch changed.
 build_zebra() {
@@ -102,9 +113,7 @@ depth)
     build_zebra "depth ZEBRA_SOURCE [DEPTH [EXACT]]" "${2:-}"
     depth=${3:-8}
     exact=${4:-16}
-    if [ -n "${WEIGHTS:-}" ]; then
-        WEIGHTS="$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")"
-    fi
+    absolute_weights
     result="$out/zebra_depth$depth${SELECTIVE:+_selective}.jsonl"
     rm -f "$result"
     (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 match.py \
@@ -118,13 +127,10 @@ evalerr)
     build_zebra "evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" "${2:-}"
     shift 2
     [ $# -gt 0 ] || { echo "usage: scripts/strength.sh evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
-    if [ -n "${WEIGHTS:-}" ]; then
-        WEIGHTS="$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")"
-        export WEIGHTS
-    fi
+    absolute_weights
     # The match files' absolute paths, in place (the script runs from the kit).
     for f in "$@"; do
-        set -- "$@" "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+        set -- "$@" "$(absolute "$f")"
         shift
     done
     (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 evalerr.py "$@") |
@@ -133,12 +139,9 @@ evalerr)
 margins)
     [ $# -gt 1 ] || { echo "usage: scripts/strength.sh margins MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
     shift
-    if [ -n "${WEIGHTS:-}" ]; then
-        WEIGHTS="$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")"
-        export WEIGHTS
-    fi
+    absolute_weights
     for f in "$@"; do
-        set -- "$@" "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+        set -- "$@" "$(absolute "$f")"
         shift
     done
     (cd "$kit" && REVERSI="$bin" python3 margins.py "$@") | tee "$out/margins.txt"
