@@ -35,7 +35,7 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// engine's games against Zebra (8 for each count of empty cells from 20 to 54); the
 /// margin is 1.5 of these. The deep value follows the shallow one with a slope of
 /// 0.84-1.08, so the margin alone carries the prediction. The committed weights
-/// spread less (`scripts/strength.sh margins`: up to 45% less at 37-44 empty cells),
+/// spread less (`scripts/strength.sh margins`: up to half as much at 37-44 empty cells),
 /// but margins set to their spreads searched deeper and played worse (docs/engine.md).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [241, 183, 199, 226, 206, 159, 131, 170, 149],
