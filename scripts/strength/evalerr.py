@@ -28,23 +28,25 @@ DEPTHS = [int(d) for d in os.environ.get('DEPTHS', '2 4 6 8').split()]
 WEIGHTS = os.environ.get('WEIGHTS', '')
 
 
-def picked(files):
-    """(board, side, empties, moves so far) of PER positions per count of empty cells."""
+def picked(files, low=LOW, high=HIGH, per=PER, seed=7):
+    """(board, side, empties, moves so far) of `per` positions for each count of empty
+    cells from `low` to `high` where the side to move has two moves or more, drawn with
+    `seed`."""
     by_empties = {}
     for name in files:
         for line in open(name):
             record = json.loads(line)
             moves = record['opening']
             for (b, p, empties), ply in zip(positions(record), record['plies']):
-                if LOW <= empties <= HIGH and len(O.legal(b, p)) >= 2:
+                if low <= empties <= high and len(O.legal(b, p)) >= 2:
                     by_empties.setdefault(empties, []).append((b, p, empties, moves))
                 moves += ply['move']
-    rng = random.Random(7)
+    rng = random.Random(seed)
     out = []
     for empties in sorted(by_empties):
         chosen = by_empties[empties]
         rng.shuffle(chosen)
-        out += chosen[:PER]
+        out += chosen[:per]
     return out
 
 

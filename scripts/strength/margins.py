@@ -13,12 +13,10 @@ disc: the rows of the table, ready to paste; then the mean differences, which Pr
 takes for 0. REVERSI names our binary.
 
   margins.py MATCH.jsonl [MORE.jsonl ...]"""
-import json, math, os, random, sys
+import math, os, sys
 from concurrent.futures import ThreadPoolExecutor
 
-import othello as O
-from decided import positions
-from evalerr import ours
+from evalerr import ours, picked
 
 PER = int(os.environ.get('PER', '16'))
 JOBS = int(os.environ.get('JOBS', '2'))
@@ -37,34 +35,16 @@ def shallow(depth):
     return 2 * (depth // 4) + depth % 2
 
 
-def picked(files):
-    """(empty cells, board, side to move) of PER positions per count of empty cells."""
-    by_empties = {}
-    for name in files:
-        for line in open(name):
-            record = json.loads(line)
-            for b, p, empties in positions(record):
-                if LOW <= empties <= HIGH and len(O.legal(b, p)) >= 2:
-                    by_empties.setdefault(empties, []).append((b, p))
-    rng = random.Random(11)
-    out = []
-    for empties in sorted(by_empties):
-        chosen = by_empties[empties]
-        rng.shuffle(chosen)
-        out += [(empties, b, p) for b, p in chosen[:PER]]
-    return out
-
-
 def searched(item):
     """(empty cells, the values of the full-width searches to 1..DEEPEST plies)."""
-    empties, board, side = item
+    board, side, empties, _ = item
     return empties, [ours(board, side, depth) for depth in range(1, DEEPEST + 1)]
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    chosen = picked(sys.argv[1:])
+    chosen = picked(sys.argv[1:], LOW, HIGH, PER, seed=11)
     with ThreadPoolExecutor(JOBS) as pool:
         rows = list(pool.map(searched, chosen))
     print('%d positions with %d-%d empty cells; by stage, for depths 3-%d: rms of the '

@@ -120,22 +120,23 @@ def main():
     osec = a.opp_seconds if a.opp_seconds is not None else a.seconds
     if a.depth is not None:
         ours = P.OursFixedDepth(a.depth, a.exact, a.weights, a.selective)
-    elif a.ours_depth is not None:
-        ours = P.OursFixedDepth(a.ours_depth, a.exact, selective=True)
-        print('ours at depth %d, exact from %d empty cells' % (a.ours_depth, a.exact), flush=True)
-    else:
-        ours = P.Ours(a.seconds, threads=a.threads)
-    if a.depth is not None:
         opp = P.ZebraFixedDepth(a.depth, a.exact)
         print('fixed depth %d%s, exact from %d empty cells' % (
             a.depth, ' (selective)' if a.selective else '', a.exact), flush=True)
-    elif a.opponent == 'zebra':
-        opp = P.Zebra(osec, tau=a.zebra_tau)
-        print('zebra target time per move tau = %.3f s' % opp.tau, flush=True)
-    elif a.opponent == 'reversi':
-        opp = P.Ours(osec, binary=os.environ['REVERSI_OPPONENT'], name='other')
     else:
-        opp = P.Ours(osec, naive=True)
+        if a.ours_depth is not None:
+            ours = P.OursFixedDepth(a.ours_depth, a.exact, selective=True)
+            print('ours at depth %d, exact from %d empty cells' % (a.ours_depth, a.exact),
+                  flush=True)
+        else:
+            ours = P.Ours(a.seconds, threads=a.threads)
+        if a.opponent == 'zebra':
+            opp = P.Zebra(osec, tau=a.zebra_tau)
+            print('zebra target time per move tau = %.3f s' % opp.tau, flush=True)
+        elif a.opponent == 'reversi':
+            opp = P.Ours(osec, binary=os.environ['REVERSI_OPPONENT'], name='other')
+        else:
+            opp = P.Ours(osec, naive=True)
 
     openings = [l.split()[0] for l in open(a.openings) if l.strip() and not l.startswith('#')]
     openings = openings[a.start:a.start + a.first]
