@@ -77,3 +77,20 @@ proptest! {
         prop_assert_eq!(-brute_force(board.play(best)), exact, "the chosen move is not optimal");
     }
 }
+
+/// A midgame move whose best move holds from the first iterations on (38 empty cells:
+/// d1, as at every depth to 19 in play) is settled: deepening stops soon after half
+/// the time, well before the deadline, with that move.
+#[test]
+fn a_settled_midgame_move_answers_before_its_deadline() {
+    let position = reversi::format::umea::parse_position(
+        "BEEEEEOEEEEEOOEEEEEEOXXXEEEEOXXXXEEOOXXOXEEEOXXXXEEEEXXEEEEEEXEEE",
+    )
+    .unwrap();
+    let budget = Duration::from_secs(2);
+    let started = Instant::now();
+    let thought = Engine::for_time(budget).think(position.board(), started + budget);
+    let took = started.elapsed();
+    assert!(took < budget.mul_f64(0.9), "{took:?} of {budget:?}");
+    assert_eq!(thought.best.map(|square| square.index()), Some(3));
+}
