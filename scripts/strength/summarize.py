@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Summarize the match files named (match.py's JSON lines): per match W/D/L for our engine, mean
-disc difference (ours - opponent) with its standard error, per-engine time per move
-(mean, max, answers over the limit; in the midgame) and, where reported, depth and nodes per second.
+disc difference (ours - opponent) with its standard error, per-engine time per move (mean, max,
+answers over the limit, none for ours held to a depth by `match.py --ours-depth`; in the midgame)
+and, where reported, depth and nodes per second.
 With several matches of the same opponent and time limit, also their pooled score.
 Scores count a draw as half a win; their standard error is that of the mean score a game."""
 import json, math, statistics, sys
@@ -22,6 +23,9 @@ for f in files:
     if not recs or 'ours' not in recs[0]:
         continue
     T = recs[0]['seconds']; opp = recs[0]['opponent']; OT = recs[0].get('opp_seconds', T)
+    ours_depth = recs[0].get('ours_depth')
+    # Which engines played on a clock (ours held to a depth did not).
+    clocked = lambda e: T is not None and not (e == 'ours' and ours_depth)
     w = d = l = 0; diffs = []; forfeits = []
     times = {}; cpus = {}; nps = {}; depth = {}; over = {}; loads = []; midgame = {}
     for r in recs:
@@ -40,7 +44,7 @@ for f in files:
                 midgame.setdefault(e, []).append(p['t'])
             if 'cpu' in p:
                 cpus.setdefault(e, []).append(p['cpu'])
-            if T is not None and p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
+            if clocked(e) and p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
             if e == 'ours' and p.get('nodes') and p.get('search_s', 0) > 0.05:
                 nps.setdefault(e, []).append(p['nodes'] / p['search_s'])
             if e == 'zebra' and p.get('nps') and p.get('search_s', 0) >= 0.1:
@@ -52,20 +56,23 @@ for f in files:
                     pass
     n = len(recs)
     se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0
-    limits = ('ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else
+    limits = ('ours at depth %d (selective), exact from %d empty cells, %s %g s/move' % (
+                  ours_depth, recs[0]['exact'], opp, OT) if ours_depth else
+              'ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else
               'both at depth %d%s, exact from %d empty cells%s' % (
                   recs[0]['depth'], ' (selective)' if recs[0].get('selective') else '', recs[0]['exact'],
                   ', ours on %s' % recs[0]['weights'] if recs[0].get('weights') else ''))
     print('== %s, %s: %d games, ours %s, mean disc diff %+.1f (s.e. %.1f)%s' % (
         opp, limits, n, score_line(w, d, l), statistics.mean(diffs), se,
         ', forfeits: %s' % forfeits if forfeits else ''))
-    pool = pooled.setdefault((opp, T, OT, recs[0].get('depth'), recs[0].get('weights')), [0, 0, 0, 0])
+    pool = pooled.setdefault((opp, T, OT, recs[0].get('depth'), recs[0].get('weights'), ours_depth),
+                             [0, 0, 0, 0])
     for i, v in enumerate((w, d, l, 1)):
         pool[i] += v
     for e, ts in times.items():
         line = '   %-8s moves %4d  time/move mean %.3f s, median %.3f, max %.3f' % (
             e, len(ts), statistics.mean(ts), statistics.median(ts), max(ts))
-        if T is not None:
+        if clocked(e):
             line += ', over limit: %d' % over.get(e, 0)
         if e in cpus:
             line += ' (CPU mean %.3f s)' % statistics.mean(cpus[e])
@@ -75,13 +82,14 @@ for f in files:
             line += ';  nodes/s median %.2fM' % (statistics.median(nps[e]) / 1e6)
         print(line)
         if e in midgame and T is not None:
-            limit = T if e == 'ours' else OT
-            print('   %-8s midgame (over 22 empties) time/move mean %.3f s = %.0f%% of the limit' % (
-                e, statistics.mean(midgame[e]), 100 * statistics.mean(midgame[e]) / limit))
+            mean = statistics.mean(midgame[e])
+            share = ' = %.0f%% of the limit' % (100 * mean / (T if e == 'ours' else OT)) if clocked(e) else ''
+            print('   %-8s midgame (over 22 empties) time/move mean %.3f s%s' % (e, mean, share))
     if loads:
         print('   load average (1 min) at game start/end: mean %.1f, max %.1f' % (statistics.mean(loads), max(loads)))
-for (opp, T, OT, depth, weights), (w, d, l, matches) in pooled.items():
+for (opp, T, OT, depth, weights, ours_depth), (w, d, l, matches) in pooled.items():
     if matches > 1:
-        limits = 'ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else 'depth %d' % depth
+        limits = ('ours at depth %d, %s %g s/move' % (ours_depth, opp, OT) if ours_depth else
+                  'ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else 'depth %d' % depth)
         print('== pooled: %s, %s, %d matches, %d games: ours %s' % (
             opp, limits, matches, w + d + l, score_line(w, d, l)))
