@@ -16,6 +16,12 @@ def score_line(w, d, l):
     return 'W/D/L %d/%d/%d (score %.1f%%, s.e. %.1f)' % (w, d, l, 100.0 * statistics.mean(scores), 100 * se)
 
 
+def clock_label(opp, T, OT, ours_depth, detail=''):
+    """The two players' limits: ours a time or (`match.py --ours-depth`) a depth, with `detail`."""
+    ours = 'ours at depth %d%s' % (ours_depth, detail) if ours_depth else 'ours %g s/move' % T
+    return '%s, %s %g s/move' % (ours, opp, OT)
+
+
 files = sys.argv[1:]
 pooled = {}
 for f in files:
@@ -24,8 +30,8 @@ for f in files:
         continue
     T = recs[0]['seconds']; opp = recs[0]['opponent']; OT = recs[0].get('opp_seconds', T)
     ours_depth = recs[0].get('ours_depth')
-    # Which engines played on a clock (ours held to a depth did not).
-    clocked = lambda e: T is not None and not (e == 'ours' and ours_depth)
+    # An engine's time limit, None without a clock (ours held to a depth has none).
+    limit = lambda e: None if T is None or e == 'ours' and ours_depth else T if e == 'ours' else OT
     w = d = l = 0; diffs = []; forfeits = []
     times = {}; cpus = {}; nps = {}; depth = {}; over = {}; loads = []; midgame = {}
     for r in recs:
@@ -44,7 +50,7 @@ for f in files:
                 midgame.setdefault(e, []).append(p['t'])
             if 'cpu' in p:
                 cpus.setdefault(e, []).append(p['cpu'])
-            if clocked(e) and p['t'] > (T if e == 'ours' else OT): over[e] = over.get(e, 0) + 1
+            if limit(e) is not None and p['t'] > limit(e): over[e] = over.get(e, 0) + 1
             if e == 'ours' and p.get('nodes') and p.get('search_s', 0) > 0.05:
                 nps.setdefault(e, []).append(p['nodes'] / p['search_s'])
             if e == 'zebra' and p.get('nps') and p.get('search_s', 0) >= 0.1:
@@ -56,9 +62,9 @@ for f in files:
                     pass
     n = len(recs)
     se = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0
-    limits = ('ours at depth %d (selective), exact from %d empty cells, %s %g s/move' % (
-                  ours_depth, recs[0]['exact'], opp, OT) if ours_depth else
-              'ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else
+    limits = (clock_label(opp, T, OT, ours_depth,
+                          ' (selective), exact from %d empty cells' % recs[0].get('exact', 0))
+              if T is not None else
               'both at depth %d%s, exact from %d empty cells%s' % (
                   recs[0]['depth'], ' (selective)' if recs[0].get('selective') else '', recs[0]['exact'],
                   ', ours on %s' % recs[0]['weights'] if recs[0].get('weights') else ''))
@@ -72,7 +78,7 @@ for f in files:
     for e, ts in times.items():
         line = '   %-8s moves %4d  time/move mean %.3f s, median %.3f, max %.3f' % (
             e, len(ts), statistics.mean(ts), statistics.median(ts), max(ts))
-        if clocked(e):
+        if limit(e) is not None:
             line += ', over limit: %d' % over.get(e, 0)
         if e in cpus:
             line += ' (CPU mean %.3f s)' % statistics.mean(cpus[e])
@@ -83,13 +89,12 @@ for f in files:
         print(line)
         if e in midgame and T is not None:
             mean = statistics.mean(midgame[e])
-            share = ' = %.0f%% of the limit' % (100 * mean / (T if e == 'ours' else OT)) if clocked(e) else ''
+            share = ' = %.0f%% of the limit' % (100 * mean / limit(e)) if limit(e) is not None else ''
             print('   %-8s midgame (over 22 empties) time/move mean %.3f s%s' % (e, mean, share))
     if loads:
         print('   load average (1 min) at game start/end: mean %.1f, max %.1f' % (statistics.mean(loads), max(loads)))
 for (opp, T, OT, depth, weights, ours_depth), (w, d, l, matches) in pooled.items():
     if matches > 1:
-        limits = ('ours at depth %d, %s %g s/move' % (ours_depth, opp, OT) if ours_depth else
-                  'ours %g s/move, %s %g s/move' % (T, opp, OT) if T is not None else 'depth %d' % depth)
+        limits = clock_label(opp, T, OT, ours_depth) if T is not None else 'depth %d' % depth
         print('== pooled: %s, %s, %d matches, %d games: ours %s' % (
             opp, limits, matches, w + d + l, score_line(w, d, l)))

@@ -236,13 +236,14 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
         let most_solved = solve_empties(budget);
         let to_solve = empties <= most_solved;
         let selective = !to_solve && empties <= most_solved + SELECTIVE_MORE;
+        let midgame = !(to_solve || selective);
         // In the solver's range the heuristic deepening has a deadline of its own, the
         // handover: an iteration still running then is cut off rather than left to
         // take the solver's time (near the end, one iteration can take it all).
-        let handover = if to_solve || selective {
-            deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
-        } else {
+        let handover = if midgame {
             deadline
+        } else {
+            deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
         };
         let mut searcher = Searcher::new(table, embedded(), handover);
         searcher.parallel = parallel;
@@ -265,13 +266,12 @@ fn think(table: &mut Table, parallel: Parallel, board: Board, deadline: Instant)
             // is settled: an unfinished iteration searches the previous best move
             // first, and a later move replaces it only once searched completely at
             // the new depth.
-            let midgame = !(to_solve || selective);
             if searcher.stopped || midgame && settled(held, start.elapsed(), budget) {
                 break;
             }
         }
         thought.nodes = searcher.nodes;
-        if to_solve || selective {
+        if !midgame {
             let mut solver = Searcher::new(table, embedded(), deadline);
             solver.parallel = parallel;
             // Who wins (within the window around a draw, several times cheaper than
