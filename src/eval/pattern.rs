@@ -218,20 +218,24 @@ impl Layout {
                     instances.push(Instance { pattern, cells });
                 }
             }
+            // The identity is one of them: each configuration against its other images.
+            self_maps.retain(|map| map.iter().enumerate().any(|(i, &from)| i != from));
             let n = base.len();
+            // The digits of `index`, most significant first, counted up as it grows.
             let mut digits = [0usize; 16];
             for index in 0..size {
-                let mut rest = index;
-                for slot in digits[..n].iter_mut().rev() {
-                    *slot = rest % 3;
-                    rest /= 3;
-                }
                 let smallest = self_maps
                     .iter()
                     .map(|map| map.iter().fold(0, |acc, &from| acc * 3 + digits[from]))
-                    .min()
-                    .unwrap();
+                    .fold(index, usize::min);
                 canonical.push((offset + smallest) as u32);
+                for digit in digits[..n].iter_mut().rev() {
+                    *digit += 1;
+                    if *digit < 3 {
+                        break;
+                    }
+                    *digit = 0;
+                }
             }
             offset += size;
         }
@@ -410,6 +414,17 @@ impl Weights {
     /// Reads a weights file; configurations that share a weight take the value of
     /// the canonical one, so the evaluation is symmetric whatever the file holds.
     pub fn parse(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let body = Weights::body(bytes)?;
+        let checksum = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
+        if fnv1a(body) != checksum {
+            return Err(WeightsError::Checksum);
+        }
+        Ok(Weights::from_body(body))
+    }
+
+    /// The weights of a file whose header is sound, its checksum not checked: the
+    /// body, after the header's magic, sizes and length are.
+    fn body(bytes: &[u8]) -> Result<&[u8], WeightsError> {
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(WeightsError::Magic);
         }
@@ -431,20 +446,35 @@ impl Weights {
                 expected: want,
             });
         }
-        let checksum = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
-        if fnv1a(body) != checksum {
-            return Err(WeightsError::Checksum);
-        }
-        let stages: Vec<Vec<i16>> = body
-            .chunks_exact(expected * 2)
-            .map(|chunk| {
+        Ok(body)
+    }
+
+    /// Weights from a file's body (little-endian i16, stage after stage), read in
+    /// one pass.
+    fn from_body(body: &[u8]) -> Weights {
+        let mut raw = Vec::with_capacity(layout().per_stage);
+        let stages = body.chunks_exact(2 * layout().per_stage).map(|chunk| {
+            raw.clear();
+            raw.extend(
                 chunk
                     .chunks_exact(2)
-                    .map(|b| i16::from_le_bytes([b[0], b[1]]))
-                    .collect()
-            })
-            .collect();
-        Ok(Weights::from_stages(&stages))
+                    .map(|b| i16::from_le_bytes([b[0], b[1]])),
+            );
+            Weights::symmetric(&raw)
+        });
+        Weights {
+            stages: stages.collect(),
+        }
+    }
+
+    /// One stage's weights from its raw weights, each configuration taking the
+    /// weight of its canonical one.
+    fn symmetric(raw: &[i16]) -> Vec<i16> {
+        layout()
+            .canonical
+            .iter()
+            .map(|&c| raw[c as usize])
+            .collect()
     }
 
     /// The file [`Weights::parse`] reads, for `stages` (each [`Layout::per_stage`]
@@ -474,12 +504,8 @@ impl Weights {
     /// Weights from `stages` (each [`Layout::per_stage`] long) as [`Weights::parse`]
     /// reads them.
     pub fn from_stages(stages: &[Vec<i16>]) -> Weights {
-        let canonical = &layout().canonical;
         Weights {
-            stages: stages
-                .iter()
-                .map(|raw| canonical.iter().map(|&c| raw[c as usize]).collect())
-                .collect(),
+            stages: stages.iter().map(|raw| Weights::symmetric(raw)).collect(),
         }
     }
 
@@ -526,11 +552,16 @@ impl Weights {
     }
 }
 
-/// The weights embedded in the program (`src/eval/patterns.bin`).
+/// The weights file embedded in the program.
+const EMBEDDED: &[u8] = include_bytes!("patterns.bin");
+
+/// The weights embedded in the program (`src/eval/patterns.bin`). Its checksum is
+/// checked by a test (`the_learned_file_loads`) rather than at each start.
 pub fn embedded() -> &'static Weights {
     static WEIGHTS: OnceLock<Weights> = OnceLock::new();
     WEIGHTS.get_or_init(|| {
-        Weights::parse(include_bytes!("patterns.bin"))
+        Weights::body(EMBEDDED)
+            .map(Weights::from_body)
             .unwrap_or_else(|e| panic!("src/eval/patterns.bin: {e}"))
     })
 }
@@ -595,14 +626,16 @@ mod tests {
 
     #[test]
     fn the_learned_file_loads() {
-        let weights = Weights::parse(include_bytes!("patterns.bin")).unwrap();
+        // Checked in full (the checksum too), and the same as the program reads it.
+        let weights = Weights::parse(EMBEDDED).unwrap();
         assert_eq!(weights.stages.len(), STAGES);
         assert!(weights.stages.iter().all(|s| s.iter().any(|&w| w != 0)));
+        assert!(weights.stages == embedded().stages);
     }
 
     #[test]
     fn damaged_files_are_refused() {
-        let good = include_bytes!("patterns.bin");
+        let good = EMBEDDED;
         assert_eq!(Weights::parse(&good[..5]).err(), Some(WeightsError::Magic));
         assert_eq!(Weights::parse(b"RVPAT").err(), Some(WeightsError::Magic));
         let short = &good[..good.len() - 2];
