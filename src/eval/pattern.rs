@@ -218,7 +218,8 @@ impl Layout {
                     instances.push(Instance { pattern, cells });
                 }
             }
-            // The identity is one of them: each configuration against its other images.
+            // Without the identity: each configuration is compared with itself (its
+            // index) and its other images.
             self_maps.retain(|map| map.iter().enumerate().any(|(i, &from)| i != from));
             let n = base.len();
             // The digits of `index`, most significant first, counted up as it grows.
@@ -422,8 +423,8 @@ impl Weights {
         Ok(Weights::from_body(body))
     }
 
-    /// The weights of a file whose header is sound, its checksum not checked: the
-    /// body, after the header's magic, sizes and length are.
+    /// The body of a weights file (the weights after its header), once the magic,
+    /// the sizes and the length are checked; the checksum is not.
     fn body(bytes: &[u8]) -> Result<&[u8], WeightsError> {
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return Err(WeightsError::Magic);
