@@ -396,6 +396,38 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--teacher"));
     assert!(!dir.path().join("no.bin").exists());
+
+    // Deeper labels for a range of empty cells: made with a teacher; a range out of
+    // order or past 60, or a range without a depth, refused before any game.
+    let mut args = small.to_vec();
+    args[5] = "deep.bin";
+    args.extend(["--deep-label-depth", "3", "--deep-label-empties", "40-55"]);
+    let out = reversi(dir.path(), &args);
+    assert_exit(&out, 0);
+    assert!(dir.path().join("deep.bin").exists());
+    for (range, with_depth) in [
+        ("45-26", true),
+        ("30-61", true),
+        ("26", true),
+        ("26-45", false),
+    ] {
+        let mut args = small.to_vec();
+        args[5] = "no.bin";
+        if with_depth {
+            args.extend(["--deep-label-depth", "10"]);
+        }
+        args.extend(["--deep-label-empties", range]);
+        let out = reversi(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{range}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        let named = if with_depth {
+            "--deep-label-empties"
+        } else {
+            "--deep-label-depth"
+        };
+        assert!(said.contains(named), "{range}: {said}");
+        assert!(!dir.path().join("no.bin").exists());
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use super::UsageError;
 use crate::board::{Board, Geometry};
 use crate::engine::tempo::{measure, TempoParams};
-use crate::engine::train::{fit, generate, generate_with_teacher, TrainParams};
+use crate::engine::train::{fit, generate, generate_with_teacher, DeepLabels, TrainParams};
 use crate::engine::{in_discs, Engine, Thought};
 use crate::eval::pattern::{embedded, Weights, STAGES};
 use crate::format::umea;
@@ -129,6 +129,14 @@ enum EngineCommand {
         /// number).
         #[arg(long, default_value_t = 1, requires = "teacher")]
         threads: usize,
+        /// With --teacher: label the positions with --deep-label-empties empty
+        /// cells by a second engine's search of this many plies (with --odd-even,
+        /// the mean of this and one ply less) rather than by the player's own.
+        #[arg(long, requires = "teacher", value_parser = clap::value_parser!(u32).range(2..))]
+        deep_label_depth: Option<u32>,
+        /// The empty cells of the positions --deep-label-depth labels, FEWEST-MOST.
+        #[arg(long, default_value = "26-45", requires = "deep_label_depth", value_parser = parse_empties_range)]
+        deep_label_empties: (u32, u32),
     },
     /// Measure a weights file's odd-even effect: by stage of the leaves, how much
     /// higher a search of d + 1 plies values a position than one of d plies, in
@@ -224,6 +232,8 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             odd_even,
             random_opening,
             threads,
+            deep_label_depth,
+            deep_label_empties,
         } => {
             if random_one_in == 0 || play_depth == 0 {
                 return Err(UsageError::BadArgument {
@@ -256,6 +266,11 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 outcome_share,
                 odd_even,
                 random_opening,
+                deep_labels: deep_label_depth.map(|depth| DeepLabels {
+                    depth,
+                    fewest_empties: deep_label_empties.0,
+                    most_empties: deep_label_empties.1,
+                }),
             };
             let started = Instant::now();
             let report = |game: usize| {
@@ -334,7 +349,22 @@ pub(super) fn threads_parser() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..)
 }
 
-/// Reads the weights file `path` for the argument `what`.
+/// The empty cells of `--deep-label-empties`: `FEWEST-MOST`, from 1 to 60.
+fn parse_empties_range(text: &str) -> std::result::Result<(u32, u32), String> {
+    let expected = || format!("expected FEWEST-MOST empty cells such as 26-45, found {text:?}");
+    let (fewest, most) = text.split_once('-').ok_or_else(expected)?;
+    let (fewest, most): (u32, u32) = (
+        fewest.trim().parse().map_err(|_| expected())?,
+        most.trim().parse().map_err(|_| expected())?,
+    );
+    if !(1..=most).contains(&fewest) || most > 60 {
+        return Err(format!(
+            "expected 1 <= FEWEST <= MOST <= 60, found {text:?}"
+        ));
+    }
+    Ok((fewest, most))
+}
+
 /// The position argument of `solve` and `search`, in `reversi umea`'s form.
 fn read_position(text: &str) -> Result<Board> {
     let position = umea::parse_position(text).map_err(|e| UsageError::BadArgument {
@@ -355,6 +385,7 @@ fn print_thought(value: impl std::fmt::Display, thought: &Thought, started: Inst
     );
 }
 
+/// Reads the weights file `path` for the argument `what`.
 fn read_weights(what: &str, path: &std::path::Path) -> Result<Weights> {
     let refused = |message: String| UsageError::BadArgument {
         what: format!("{what} {}", path.display()),
