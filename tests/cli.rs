@@ -405,6 +405,29 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
     let out = reversi(dir.path(), &args);
     assert_exit(&out, 0);
     assert!(dir.path().join("deep.bin").exists());
+    // Kept stages: the teacher's, byte for byte; at most the 12 there are.
+    let mut args = small.to_vec();
+    args[5] = "kept.bin";
+    args.extend(["--keep-teacher-stages", "3"]);
+    let out = reversi(dir.path(), &args);
+    assert_exit(&out, 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(the teacher's, kept)"));
+    let stages = |file: &Path| {
+        reversi::eval::pattern::Weights::parse(&fs::read(file).unwrap())
+            .unwrap()
+            .stages()
+            .to_vec()
+    };
+    let (kept, taught) = (stages(&dir.path().join("kept.bin")), stages(&teacher));
+    assert_eq!(kept[..3], taught[..3]);
+    assert_ne!(kept[3], taught[3]);
+    let mut args = small.to_vec();
+    args[5] = "no.bin";
+    args.extend(["--keep-teacher-stages", "13"]);
+    let out = reversi(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--keep-teacher-stages"));
+    assert!(!dir.path().join("no.bin").exists());
     for (range, with_depth) in [
         ("45-26", true),
         ("30-61", true),

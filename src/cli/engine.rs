@@ -137,6 +137,12 @@ enum EngineCommand {
         /// The empty cells of the positions --deep-label-depth labels, FEWEST-MOST.
         #[arg(long, default_value = "26-45", requires = "deep_label_depth", value_parser = parse_empties_range)]
         deep_label_empties: (u32, u32),
+        /// With --teacher: its first this many stages (positions with up to 5 x
+        /// this many empty cells, where the exact solver orders its moves by them)
+        /// keep its weights rather than being fitted again.
+        #[arg(long, default_value_t = 0, requires = "teacher",
+              value_parser = clap::value_parser!(u32).range(0..=12))]
+        keep_teacher_stages: u32,
     },
     /// Measure a weights file's odd-even effect: by stage of the leaves, how much
     /// higher a search of d + 1 plies values a position than one of d plies, in
@@ -234,6 +240,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             threads,
             deep_label_depth,
             deep_label_empties,
+            keep_teacher_stages,
         } => {
             if random_one_in == 0 || play_depth == 0 {
                 return Err(UsageError::BadArgument {
@@ -271,6 +278,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                     fewest_empties: deep_label_empties.0,
                     most_empties: deep_label_empties.1,
                 }),
+                kept_stages: keep_teacher_stages as usize,
             };
             let started = Instant::now();
             let report = |game: usize| {
@@ -298,9 +306,10 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 } else {
                     format!(" ({} labelled by search)", f.searched)
                 };
+                let kept = if f.kept { " (the teacher's, kept)" } else { "" };
                 eprintln!(
                     "stage {stage} ({}-{} empties): {} positions{searched}, \
-                     rms error {:.2} discs (labels {:.2}) at {:.0} s",
+                     rms error {:.2} discs{kept} (labels {:.2}) at {:.0} s",
                     5 * stage + 1,
                     5 * stage + 5,
                     f.positions,

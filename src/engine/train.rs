@@ -59,6 +59,9 @@ pub struct TrainParams {
     /// In a teacher's games: positions in a range of empty cells labelled by deeper
     /// searches than the player's (None: every position by the player's own).
     pub deep_labels: Option<DeepLabels>,
+    /// With a teacher: its first this many stages (the endgame's) are kept as they
+    /// are rather than fitted again (their error is still measured).
+    pub kept_stages: usize,
 }
 
 /// Deeper labels for part of a teacher's games: each position with
@@ -374,6 +377,9 @@ pub struct StageFit {
     pub rms: f64,
     /// Root mean square of the labels themselves (the error of always saying 0).
     pub rms_labels: f64,
+    /// The stage kept its starting weights (`TrainParams::kept_stages`): the error
+    /// is theirs.
+    pub kept: bool,
 }
 
 /// Stages fitted to the games' own labels: up to 15 empty cells, where the games
@@ -440,14 +446,21 @@ pub fn fit(
         if let Some(start) = start {
             previous = start.stages()[s].iter().map(|&w| w as f64 / unit).collect();
         }
-        let (w, mut stage_fit) = fit_stage(&labelled, &previous, params.epochs);
+        // A kept stage gets one pass, which measures its error before any step.
+        let kept = start.filter(|_| s < params.kept_stages);
+        let epochs = if kept.is_some() { 1 } else { params.epochs };
+        let (w, mut stage_fit) = fit_stage(&labelled, &previous, epochs);
         stage_fit.searched = if search { labelled.len() } else { 0 };
+        stage_fit.kept = kept.is_some();
         progress(s, &stage_fit);
         fits.push(stage_fit);
-        stages[s] = w
-            .iter()
-            .map(|&v| (v * unit).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16)
-            .collect();
+        stages[s] = match kept {
+            Some(start) => start.stages()[s].clone(),
+            None => w
+                .iter()
+                .map(|&v| (v * unit).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16)
+                .collect(),
+        };
         if s + 1 < STAGES {
             stages[s + 1] = stages[s].clone();
         }
@@ -522,6 +535,7 @@ fn fit_stage(labelled: &[(Board, f64)], init: &[f64], epochs: usize) -> (Vec<f64
         searched: 0,
         rms,
         rms_labels,
+        kept: false,
     };
     (w, fit)
 }
@@ -553,6 +567,7 @@ mod tests {
             odd_even: false,
             random_opening: 0,
             deep_labels: None,
+            kept_stages: 0,
         }
     }
 
@@ -657,6 +672,34 @@ mod tests {
             .filter(|(a, b)| a.value != b.value)
             .count();
         assert!(differing > 10, "{differing} labels differ");
+    }
+
+    /// Kept stages are the teacher's, byte for byte, and their error is measured;
+    /// the others are fitted as without them.
+    #[test]
+    fn kept_stages_stay_the_teachers_and_the_others_are_fitted_alike() {
+        let all = TrainParams {
+            epochs: 3,
+            ..small_params(2, 2, 8, 1, 4)
+        };
+        let teacher = embedded();
+        let samples = generate_with_teacher(&all, teacher, 1, || {});
+        let some = TrainParams {
+            kept_stages: 5,
+            ..all
+        };
+        let (fitted, _) = fit(&samples, &all, Some(teacher), |_, _| {});
+        let (kept, fits) = fit(&samples, &some, Some(teacher), |_, _| {});
+        for s in 0..STAGES {
+            if s < 5 {
+                assert_eq!(kept[s], teacher.stages()[s], "stage {s}");
+                assert_ne!(fitted[s], teacher.stages()[s], "stage {s} was not moved");
+                assert!(fits[s].kept && fits[s].rms > 0.0, "{:?}", fits[s]);
+            } else {
+                assert_eq!(kept[s], fitted[s], "stage {s}");
+                assert!(!fits[s].kept);
+            }
+        }
     }
 
     /// With `deep_labels` the games are the same; the positions in its range carry
