@@ -34,14 +34,16 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// with the weights committed then (cf39a65), without ProbCut, on 280 positions of the
 /// engine's games against Zebra (8 for each count of empty cells from 20 to 54); the
 /// margin is 1.5 of these. The deep value follows the shallow one with a slope of
-/// 0.84-1.08, so the margin alone carries the prediction. The committed weights
-/// spread less (`scripts/strength.sh margins`: up to half as much at 37-44 empty cells),
-/// but margins set to their spreads searched deeper and played worse (docs/engine.md).
+/// 0.84-1.08, so the margin alone carries the prediction. Each row is then scaled by
+/// the sixth generation's spreads over the fifth's (`scripts/strength.sh margins`,
+/// 560 positions: x1.01, x1.05, x1.05, x1.02). The committed weights spread less than
+/// the table (0.7-0.95 of it, by stage), but margins set to the fifth generation's spreads
+/// searched deeper and played worse (docs/engine.md).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
-    [241, 183, 199, 226, 206, 159, 131, 170, 149],
-    [282, 243, 228, 324, 327, 300, 233, 354, 286],
-    [306, 231, 186, 299, 287, 270, 264, 306, 256],
-    [400, 304, 288, 421, 337, 368, 359, 429, 358],
+    [243, 185, 201, 228, 208, 160, 132, 171, 150],
+    [297, 256, 240, 341, 345, 316, 246, 373, 301],
+    [320, 242, 194, 313, 300, 282, 276, 320, 268],
+    [409, 311, 294, 430, 344, 376, 367, 438, 366],
 ];
 
 /// Nodes with at least this many plies left order their moves by the evaluation of
