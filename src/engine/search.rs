@@ -37,8 +37,8 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// 0.84-1.08, so the margin alone carries the prediction. Each row is then scaled by
 /// the sixth generation's spreads over the fifth's (`scripts/strength.sh margins`,
 /// 560 positions: x1.01, x1.05, x1.05, x1.02). The committed weights spread less than
-/// the table (0.7-0.95 of it, by stage), but margins set to the fifth generation's spreads
-/// searched deeper and played worse (docs/engine.md).
+/// the table (0.7-0.95 of it, by stage), but margins set to the fifth generation's
+/// spreads searched deeper and played worse (docs/engine.md).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [243, 185, 201, 228, 208, 160, 132, 171, 150],
     [297, 256, 240, 341, 345, 316, 246, 373, 301],
