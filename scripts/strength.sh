@@ -30,6 +30,11 @@
 #       The error of each engine's fixed-depth searches against exact solves, on
 #       positions with 16-26 empty cells of the games of match files
 #       (scripts/strength/evalerr.py; WEIGHTS=FILE: our search on those weights).
+#   scripts/strength.sh reach ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]
+#       The time each engine takes to reach DEPTHS ("10 12 14 16 18") plies, each
+#       with its own selectivity, on 45 positions with 36-44 empty cells of the
+#       games of match files (scripts/strength/reach.py; WEIGHTS=FILE as above). On
+#       a quiet machine only.
 #   scripts/strength.sh margins MATCH.jsonl [MORE.jsonl ...]
 #       ProbCut's spreads measured again, on positions with 20-54 empty cells of
 #       the games of match files: the rows of PROBCUT_SIGMA in src/engine/search.rs
@@ -123,18 +128,18 @@ depth)
         --out "$result" | tee "${result%.jsonl}.txt")
     python3 "$kit/summarize.py" "$result"
     ;;
-evalerr)
-    build_zebra "evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" "${2:-}"
+evalerr|reach)
+    build_zebra "$mode ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" "${2:-}"
     shift 2
-    [ $# -gt 0 ] || { echo "usage: scripts/strength.sh evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
+    [ $# -gt 0 ] || { echo "usage: scripts/strength.sh $mode ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
     absolute_weights
     # The match files' absolute paths, in place (the script runs from the kit).
     for f in "$@"; do
         set -- "$@" "$(absolute "$f")"
         shift
     done
-    (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 evalerr.py "$@") |
-        tee "$out/evalerr.txt"
+    (cd "$kit" && REVERSI="$bin" ZEBRA_DIR="$out/zebra" python3 "$mode.py" "$@") |
+        tee "$out/$mode.txt"
     ;;
 margins)
     [ $# -gt 1 ] || { echo "usage: scripts/strength.sh margins MATCH.jsonl [MORE.jsonl ...]" >&2; exit 2; }
