@@ -98,20 +98,23 @@ class Zebra:
             ['-h', str(self.hash_bits), '-l', '60', '60', '60', '60', '60', '60',
              '-time', '%.5f' % L, '%.5f' % I, '%.5f' % L, '%.5f' % I], moves,
             self.seconds + GRACE)
-        info = {'t': dt, 'cpu': LAST_CPU[0]}
-        st = [l for l in pr.stdout.splitlines() if l.startswith('-->')]
-        if st:
-            last = st[-1]
-            g = re.match(r'-->\s+(\*?\s*\d+)\s+(\S+)\s+(\d+)\s', last)
-            if g:
-                info['depth'] = g.group(1).replace(' ', '')
-                info['value'] = g.group(2)
-                info['nodes'] = int(g.group(3))
-            t = re.search(r'([\d.]+) s\s+(\d+) nps', last)
-            if t:
-                info['search_s'] = float(t.group(1))
-                info['nps'] = int(t.group(2))
-        return square, info
+        return square, dict({'t': dt, 'cpu': LAST_CPU[0]}, **zebra_report(pr.stdout))
+
+
+def zebra_report(stdout):
+    """What Zebra's last search line (`-->`) of `stdout` reports: depth, value, nodes,
+    search_s and nps, those it has (none without the line)."""
+    lines = [l for l in stdout.splitlines() if l.startswith('-->')]
+    if not lines:
+        return {}
+    last, report = lines[-1], {}
+    g = re.match(r'-->\s+(\*?\s*\d+)\s+(\S+)\s+(\d+)\s', last)
+    if g:
+        report.update(depth=g.group(1).replace(' ', ''), value=g.group(2), nodes=int(g.group(3)))
+    t = re.search(r'([\d.]+) s\s+(\d+) nps', last)
+    if t:
+        report.update(search_s=float(t.group(1)), nps=int(t.group(2)))
+    return report
 
 
 def zebra_move(options, moves, timeout):

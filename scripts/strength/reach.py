@@ -39,15 +39,9 @@ def ours(board, side, depth):
 def zebra(moves, depth):
     """(CPU seconds, nodes) of Zebra's search of the position after `moves`."""
     d = str(depth)
-    _, pr, _ = P.zebra_move(['-h', '18', '-l', d, '0', '0', d, '0', '0'], squares(moves),
+    _, pr, _ = P.zebra_move(['-h', '18', '-l', d, '0', '0', d, '0', '0'], O.parse_line(moves),
                             P.FIXED_DEPTH_TIMEOUT)
-    last = [l for l in pr.stdout.splitlines() if l.startswith('-->')][-1]
-    return P.LAST_CPU[0], int(re.match(r'-->\s+\*?\s*\d+\s+\S+\s+(\d+)\s', last).group(1))
-
-
-def squares(moves):
-    """The squares of a move string such as 'f5d6c3'."""
-    return [O.parse(moves[i:i + 2]) for i in range(0, len(moves), 2)]
+    return P.LAST_CPU[0], P.zebra_report(pr.stdout)['nodes']
 
 
 def main():
@@ -56,7 +50,8 @@ def main():
     chosen = picked(sys.argv[1:], 36, 44, PER, seed=13)
     # A first run of each, not counted: the binaries and files into the page cache.
     board, side, _, moves = chosen[0]
-    ours(board, side, 1), zebra(moves, 1)
+    ours(board, side, 1)
+    zebra(moves, 1)
     totals = {engine: {depth: [0.0, 0] for depth in [1] + DEPTHS} for engine in ('ours', 'zebra')}
     for board, side, _, moves in chosen:
         for depth in [1] + DEPTHS:
