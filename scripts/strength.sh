@@ -46,6 +46,7 @@
 #       Exact solves of FFO #FIRST..#LAST (40 49) by `reversi engine solve`, one
 #       process each, with their nodes and times beside the nodes Egaroucid 7.5
 #       publishes for them (scripts/strength/ffo.py). THREADS=N: N threads.
+#       WEIGHTS=FILE: the solver's move ordering on those weights.
 #   scripts/strength.sh threads FFO_FOLDER [N]
 #       One thread against N (2): twice in turn, the exact solves of FFO #40-#44
 #       (`engine solve --threads`) and the heuristic deepening of `engine speed
@@ -159,6 +160,7 @@ endgame)
     ;;
 ffo)
     [ -n "${2:-}" ] || { echo "usage: scripts/strength.sh ffo FFO_FOLDER [FIRST LAST]" >&2; exit 2; }
+    absolute_weights
     REVERSI="$bin" python3 "$kit/ffo.py" "$2" ${3:-40} ${4:-49} | tee "$out/ffo.txt"
     ;;
 threads)

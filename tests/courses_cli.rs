@@ -110,6 +110,37 @@ fn engine_solve_on_two_threads_finds_the_value_of_one() {
 }
 
 #[test]
+fn engine_solve_orders_by_a_weights_file_and_finds_the_same_value() {
+    let board = parse_position(EIGHTEEN_EMPTIES).unwrap().board();
+    let zero = vec![
+        vec![0i16; reversi::eval::pattern::layout().per_stage];
+        reversi::eval::pattern::STAGES
+    ];
+    let zero_weights = reversi::eval::pattern::Weights::from_stages(&zero);
+    let expected = reversi::engine::Engine::new().solve_with(board, &zero_weights);
+    let embedded = reversi::engine::Engine::new().solve(board);
+    assert_eq!(expected.value, embedded.value);
+    assert_ne!(expected.nodes, embedded.nodes);
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("zero.bin");
+    fs::write(&weights, reversi::eval::pattern::Weights::to_bytes(&zero)).unwrap();
+    let args = ["engine", "solve", "--weights", weights.to_str().unwrap()];
+    let output = reversi(&[&args[..], &[EIGHTEEN_EMPTIES]].concat(), None);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout(&output).starts_with(&format!(
+        "value {} best {} nodes {} in ",
+        expected.value,
+        reversi::format::umea::answer(expected.best),
+        expected.nodes
+    )));
+    fs::write(&weights, b"not weights").unwrap();
+    let refused = reversi(&[&args[..], &[EIGHTEEN_EMPTIES]].concat(), None);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--weights"));
+}
+
+#[test]
 fn engine_search_prints_the_librarys_fixed_depth_search_in_discs() {
     let board = parse_position(EIGHTEEN_EMPTIES).unwrap().board();
     let thought = reversi::engine::Engine::new().search_to_depth(board, 5);

@@ -4,7 +4,8 @@
 Egaroucid publishes for the same positions.
 
 Usage: ffo.py FFO_FOLDER [FIRST LAST]   (FFO_FOLDER: Edax's problem/ folder, with
-fforum-40-59.obf). REVERSI names our binary; THREADS=N adds --threads N; ROUNDS=N
+fforum-40-59.obf). REVERSI names our binary; THREADS=N adds --threads N; WEIGHTS=FILE
+adds --weights FILE (the solver orders its moves by that file's evaluation); ROUNDS=N
 solves the positions N times over, one after the other, and keeps each position's
 fastest time (a solve's time varies from run to run on a shared machine; its nodes,
 on one thread, do not).
@@ -43,6 +44,8 @@ def main():
     reversi = os.environ.get('REVERSI', 'reversi')
     threads = os.environ.get('THREADS')
     extra = ['--threads', threads] if threads else []
+    if os.environ.get('WEIGHTS'):
+        extra += ['--weights', os.environ['WEIGHTS']]
     rounds = int(os.environ.get('ROUNDS', '1'))
     cases = positions(folder, first, last)
     solved, bad, round_times = {}, set(), []

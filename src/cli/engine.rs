@@ -36,6 +36,10 @@ enum EngineCommand {
         /// node count and the best move among equals may change from run to run).
         #[arg(long, default_value_t = 1, value_parser = threads_parser())]
         threads: usize,
+        /// Order the moves by this weights file (as `reversi engine train` writes)
+        /// rather than the embedded weights: the value is the same, the nodes are not.
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
     },
     /// Search a position to a fixed depth as the timed engine deepens (ProbCut
     /// included unless `--full-width`, no clock, no exact solve): prints `value V best
@@ -165,10 +169,18 @@ enum EngineCommand {
 /// Runs `reversi engine`.
 pub(super) fn run(args: EngineArgs) -> Result<()> {
     match args.command {
-        EngineCommand::Solve { position, threads } => {
+        EngineCommand::Solve {
+            position,
+            threads,
+            weights,
+        } => {
             let board = read_position(&position)?;
+            let weights = optional_weights(weights)?;
+            let weights = weights.as_ref().unwrap_or_else(|| embedded());
             let started = Instant::now();
-            let thought = Engine::new().with_threads(threads)?.solve(board);
+            let thought = Engine::new()
+                .with_threads(threads)?
+                .solve_with(board, weights);
             print_thought(thought.value, &thought, started);
             Ok(())
         }
@@ -179,9 +191,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             full_width,
         } => {
             let board = read_position(&position)?;
-            let weights = weights
-                .map(|path| read_weights("--weights", &path))
-                .transpose()?;
+            let weights = optional_weights(weights)?;
             let weights = weights.as_ref().unwrap_or_else(|| embedded());
             let started = Instant::now();
             let mut engine = Engine::new();
@@ -392,6 +402,12 @@ fn print_thought(value: impl std::fmt::Display, thought: &Thought, started: Inst
         thought.nodes,
         started.elapsed().as_secs_f64()
     );
+}
+
+/// The weights file of a `--weights` option, when given.
+fn optional_weights(path: Option<std::path::PathBuf>) -> Result<Option<Weights>> {
+    path.map(|path| read_weights("--weights", &path))
+        .transpose()
 }
 
 /// Reads the weights file `path` for the argument `what`.
