@@ -109,13 +109,15 @@ fn engine_solve_on_two_threads_finds_the_value_of_one() {
     assert_eq!(line("2"), line("1"));
 }
 
+/// All-zero weights, stage by stage: every position evaluates as a draw.
+fn zero_stages() -> Vec<Vec<i16>> {
+    vec![vec![0i16; reversi::eval::pattern::layout().per_stage]; reversi::eval::pattern::STAGES]
+}
+
 #[test]
 fn engine_solve_orders_by_a_weights_file_and_finds_the_same_value() {
     let board = parse_position(EIGHTEEN_EMPTIES).unwrap().board();
-    let zero = vec![
-        vec![0i16; reversi::eval::pattern::layout().per_stage];
-        reversi::eval::pattern::STAGES
-    ];
+    let zero = zero_stages();
     let zero_weights = reversi::eval::pattern::Weights::from_stages(&zero);
     let expected = reversi::engine::Engine::new().solve_with(board, &zero_weights);
     let embedded = reversi::engine::Engine::new().solve(board);
@@ -195,10 +197,7 @@ fn engine_search_prints_the_librarys_fixed_depth_search_in_discs() {
     );
     assert!(stdout(&from_file).starts_with(&format!("{expected} in ")));
     // All-zero weights value every position a draw: the file is the evaluation.
-    let zero = vec![
-        vec![0i16; reversi::eval::pattern::layout().per_stage];
-        reversi::eval::pattern::STAGES
-    ];
+    let zero = zero_stages();
     fs::write(&weights, reversi::eval::pattern::Weights::to_bytes(&zero)).unwrap();
     let zeroed = reversi(
         &[&args[..], &[weights.to_str().unwrap(), EIGHTEEN_EMPTIES]].concat(),
