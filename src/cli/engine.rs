@@ -175,7 +175,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             weights,
         } => {
             let board = read_position(&position)?;
-            let weights = optional_weights(weights)?;
+            let weights = optional_weights("--weights", weights.as_deref())?;
             let weights = weights.as_ref().unwrap_or_else(|| embedded());
             let started = Instant::now();
             let thought = Engine::new()
@@ -191,7 +191,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             full_width,
         } => {
             let board = read_position(&position)?;
-            let weights = optional_weights(weights)?;
+            let weights = optional_weights("--weights", weights.as_deref())?;
             let weights = weights.as_ref().unwrap_or_else(|| embedded());
             let started = Instant::now();
             let mut engine = Engine::new();
@@ -266,10 +266,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 }
                 .into());
             }
-            let teacher = match &teacher {
-                Some(path) => Some(read_weights("--teacher", path)?),
-                None => None,
-            };
+            let teacher = optional_weights("--teacher", teacher.as_deref())?;
             let params = TrainParams {
                 seed,
                 games,
@@ -404,10 +401,9 @@ fn print_thought(value: impl std::fmt::Display, thought: &Thought, started: Inst
     );
 }
 
-/// The weights file of a `--weights` option, when given.
-fn optional_weights(path: Option<std::path::PathBuf>) -> Result<Option<Weights>> {
-    path.map(|path| read_weights("--weights", &path))
-        .transpose()
+/// The weights file `path` of the option `what`, when given.
+fn optional_weights(what: &str, path: Option<&std::path::Path>) -> Result<Option<Weights>> {
+    path.map(|path| read_weights(what, path)).transpose()
 }
 
 /// Reads the weights file `path` for the argument `what`.
