@@ -28,8 +28,10 @@
 #       Multi-ProbCut from 9 plies), any DEPTH.
 #   scripts/strength.sh evalerr ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]
 #       The error of each engine's fixed-depth searches against exact solves, on
-#       positions with 16-26 empty cells of the games of match files
-#       (scripts/strength/evalerr.py; WEIGHTS=FILE: our search on those weights).
+#       positions with 16-26 empty cells of the games of match files, and how well
+#       each depth agrees with the one before (scripts/strength/evalerr.py;
+#       WEIGHTS=FILE: our search on those weights; EXACT=0 LOW=36 HIGH=44: the
+#       agreement alone, on midgame positions).
 #   scripts/strength.sh reach ZEBRA_SOURCE MATCH.jsonl [MORE.jsonl ...]
 #       The time each engine takes to reach DEPTHS ("10 12 14 16 18") plies, each
 #       with its own selectivity, on 45 positions with 36-44 empty cells of the
