@@ -63,7 +63,7 @@ fn settled(held: u32, elapsed: Duration, budget: Duration) -> bool {
     held >= SETTLED_ITERATIONS && elapsed >= budget.mul_f64(SETTLED_SHARE)
 }
 
-/// [`Engine::think`] with `table`, split as `parallel` says.
+/// [`super::Engine::think`] with `table`, split as `parallel` says.
 pub(super) fn think(
     table: &mut Table,
     parallel: Parallel,
@@ -204,10 +204,10 @@ pub fn deadline_for(start: Instant, seconds: f64) -> Instant {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{brute_force, random_position};
-    use super::super::Engine;
     use super::*;
     use crate::board::Geometry;
+    use crate::engine::tests::{brute_force, random_position};
+    use crate::engine::Engine;
 
     /// Short moves solve fewer empty cells; from 1 s a move, the most.
     #[test]

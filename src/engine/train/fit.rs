@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::super::in_discs;
-use super::super::search::{Searcher, INFINITE};
-use super::super::table::Table;
 use super::{Sample, TrainParams};
 use crate::board::Board;
+use crate::engine::in_discs;
+use crate::engine::search::{Searcher, INFINITE};
+use crate::engine::table::Table;
 use crate::eval::othello;
 use crate::eval::pattern::{extras, layout, Weights, EXTRAS, STAGES};
 
