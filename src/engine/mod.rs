@@ -262,28 +262,26 @@ fn search_to_depth(
     weights: &Weights,
     probcut: bool,
 ) -> Thought {
-    {
-        let far = Instant::now() + Duration::from_secs(1 << 30);
-        let mut thought = Thought::default();
-        let mut order: Vec<Square> = Squares(board.moves()).collect();
-        if order.is_empty() {
-            return thought;
-        }
-        let mut searcher = Searcher::new(table, weights, far);
-        if !probcut {
-            searcher = searcher.without_probcut();
-        }
-        searcher.parallel = parallel;
-        for plies in 1..=depth {
-            if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
-                thought.best = Some(result.best);
-                thought.value = result.value;
-                thought.depth = plies;
-            }
-        }
-        thought.nodes = searcher.nodes;
-        thought
+    let far = Instant::now() + Duration::from_secs(1 << 30);
+    let mut thought = Thought::default();
+    let mut order: Vec<Square> = Squares(board.moves()).collect();
+    if order.is_empty() {
+        return thought;
     }
+    let mut searcher = Searcher::new(table, weights, far);
+    if !probcut {
+        searcher = searcher.without_probcut();
+    }
+    searcher.parallel = parallel;
+    for plies in 1..=depth {
+        if let Some(result) = searcher.root(board, Depth::Plies(plies as i32), &mut order) {
+            thought.best = Some(result.best);
+            thought.value = result.value;
+            thought.depth = plies;
+        }
+    }
+    thought.nodes = searcher.nodes;
+    thought
 }
 
 /// How deep [`Engine::solve`] searches heuristically to order the root moves.

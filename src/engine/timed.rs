@@ -70,85 +70,83 @@ pub(super) fn think(
     board: Board,
     deadline: Instant,
 ) -> Thought {
-    {
-        let start = Instant::now();
-        let budget = deadline.saturating_duration_since(start);
-        let moves = board.moves();
-        let mut thought = Thought::default();
-        if moves == 0 {
-            return thought;
-        }
-        let mut order: Vec<Square> = Squares(moves).collect();
-        thought.best = Some(order[0]);
-        if order.len() == 1 {
-            return thought;
-        }
-        let empties = (!(board.own | board.opp)).count_ones();
-        let most_solved = solve_empties(budget);
-        let to_solve = empties <= most_solved;
-        let selective = !to_solve && empties <= most_solved + SELECTIVE_MORE;
-        let midgame = !(to_solve || selective);
-        // In the solver's range the heuristic deepening has a deadline of its own, the
-        // handover: an iteration still running then is cut off rather than left to
-        // take the solver's time (near the end, one iteration can take it all).
-        let handover = if midgame {
-            deadline
-        } else {
-            deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
-        };
-        let mut searcher = Searcher::new(table, embedded(), handover);
-        searcher.parallel = parallel;
-        let mut held = 0;
-        for depth in 1..=empties {
-            let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
-            if let Some(result) = result {
-                if result.complete {
-                    held = if thought.best == Some(result.best) {
-                        held + 1
-                    } else {
-                        1
-                    };
-                    thought.depth = depth;
-                }
-                thought.best = Some(result.best);
-                thought.value = result.value;
-            }
-            // Deepening goes on until its deadline, or in the midgame until the move
-            // is settled: an unfinished iteration searches the previous best move
-            // first, and a later move replaces it only once searched completely at
-            // the new depth.
-            if searcher.stopped || midgame && settled(held, start.elapsed(), budget) {
-                break;
-            }
-        }
-        thought.nodes = searcher.nodes;
-        if !midgame {
-            let mut solver = Searcher::new(table, embedded(), deadline);
-            solver.parallel = parallel;
-            // Who wins (within the window around a draw, several times cheaper than
-            // the margin): in the selective range level by level, each surer than the
-            // one before, then exactly; in the solver's range exactly at once, then
-            // the margin.
-            let selective_levels = if selective {
-                search::END_CUT_SIGMAS.len()
-            } else {
-                0
-            };
-            let levels = (0..selective_levels).map(Some).chain([None]);
-            if who_wins(&mut solver, board, &mut order, levels, &mut thought) && to_solve {
-                if let Some(result) = solver.root(board, Depth::End, &mut order) {
-                    if result.complete {
-                        thought.best = Some(result.best);
-                        thought.solved = true;
-                        thought.value = disc_margin(result.value);
-                        thought.proved = Some(result.value.cmp(&0));
-                    }
-                }
-            }
-            thought.nodes += solver.nodes;
-        }
-        thought
+    let start = Instant::now();
+    let budget = deadline.saturating_duration_since(start);
+    let moves = board.moves();
+    let mut thought = Thought::default();
+    if moves == 0 {
+        return thought;
     }
+    let mut order: Vec<Square> = Squares(moves).collect();
+    thought.best = Some(order[0]);
+    if order.len() == 1 {
+        return thought;
+    }
+    let empties = (!(board.own | board.opp)).count_ones();
+    let most_solved = solve_empties(budget);
+    let to_solve = empties <= most_solved;
+    let selective = !to_solve && empties <= most_solved + SELECTIVE_MORE;
+    let midgame = !(to_solve || selective);
+    // In the solver's range the heuristic deepening has a deadline of its own, the
+    // handover: an iteration still running then is cut off rather than left to
+    // take the solver's time (near the end, one iteration can take it all).
+    let handover = if midgame {
+        deadline
+    } else {
+        deadline.min(start + budget.mul_f64(HANDOVER_SHARE))
+    };
+    let mut searcher = Searcher::new(table, embedded(), handover);
+    searcher.parallel = parallel;
+    let mut held = 0;
+    for depth in 1..=empties {
+        let result = searcher.root(board, Depth::Plies(depth as i32), &mut order);
+        if let Some(result) = result {
+            if result.complete {
+                held = if thought.best == Some(result.best) {
+                    held + 1
+                } else {
+                    1
+                };
+                thought.depth = depth;
+            }
+            thought.best = Some(result.best);
+            thought.value = result.value;
+        }
+        // Deepening goes on until its deadline, or in the midgame until the move
+        // is settled: an unfinished iteration searches the previous best move
+        // first, and a later move replaces it only once searched completely at
+        // the new depth.
+        if searcher.stopped || midgame && settled(held, start.elapsed(), budget) {
+            break;
+        }
+    }
+    thought.nodes = searcher.nodes;
+    if !midgame {
+        let mut solver = Searcher::new(table, embedded(), deadline);
+        solver.parallel = parallel;
+        // Who wins (within the window around a draw, several times cheaper than
+        // the margin): in the selective range level by level, each surer than the
+        // one before, then exactly; in the solver's range exactly at once, then
+        // the margin.
+        let selective_levels = if selective {
+            search::END_CUT_SIGMAS.len()
+        } else {
+            0
+        };
+        let levels = (0..selective_levels).map(Some).chain([None]);
+        if who_wins(&mut solver, board, &mut order, levels, &mut thought) && to_solve {
+            if let Some(result) = solver.root(board, Depth::End, &mut order) {
+                if result.complete {
+                    thought.best = Some(result.best);
+                    thought.solved = true;
+                    thought.value = disc_margin(result.value);
+                    thought.proved = Some(result.value.cmp(&0));
+                }
+            }
+        }
+        thought.nodes += solver.nodes;
+    }
+    thought
 }
 
 /// Searches who wins `board` at each of `levels` of the endgame search in turn
