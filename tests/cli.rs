@@ -454,6 +454,90 @@ fn engine_train_learns_from_a_teacher_and_refuses_a_bad_one() {
 }
 
 #[test]
+fn engine_train_saves_its_samples_and_fits_those_of_earlier_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/patterns.bin"),
+        dir.path().join("teacher.bin"),
+    )
+    .unwrap();
+    let run = |games: &str, seed: &str, out: &str, more: &[&str]| {
+        let mut args = vec![
+            "engine",
+            "train",
+            "--teacher",
+            "teacher.bin",
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--play-depth",
+            "1",
+            "--solve-empties",
+            "8",
+            "--epochs",
+            "2",
+        ];
+        if !out.is_empty() {
+            args.extend(["--out", out]);
+        }
+        args.extend(more);
+        reversi(dir.path(), &args)
+    };
+    let read = |name: &str| fs::read(dir.path().join(name)).unwrap();
+
+    // Two runs save their positions; the first's own fit is what a fit of its
+    // saved positions alone gives, byte for byte.
+    assert_exit(&run("2", "1", "a.bin", &["--save-samples", "a.rvs"]), 0);
+    assert_exit(&run("3", "2", "b.bin", &["--save-samples", "b.rvs"]), 0);
+    assert!(read("a.rvs").starts_with(reversi::engine::train::samples::MAGIC));
+    assert_exit(&run("0", "9", "a_again.bin", &["--samples", "a.rvs"]), 0);
+    assert_eq!(read("a_again.bin"), read("a.bin"));
+    // Without --out the run saves its positions and fits nothing; without both it
+    // is refused.
+    assert_exit(&run("2", "1", "", &["--save-samples", "only.rvs"]), 0);
+    assert_eq!(read("only.rvs"), read("a.rvs"));
+    let out = run("2", "1", "", &[]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--out"));
+
+    // Both files and a run's own games together: the fit sees all of them.
+    let out = run(
+        "1",
+        "3",
+        "all.bin",
+        &["--samples", "a.rvs", "--samples", "b.rvs"],
+    );
+    assert_exit(&out, 0);
+    let said = String::from_utf8_lossy(&out.stderr);
+    let loaded = |name: &str| {
+        reversi::engine::train::samples::parse(&read(name))
+            .unwrap()
+            .len()
+    };
+    let expected = format!(", {} from samples files", loaded("a.rvs") + loaded("b.rvs"));
+    assert!(said.contains(&expected), "{said}");
+    assert_ne!(read("all.bin"), read("a.bin"));
+
+    // A damaged, foreign or missing samples file is refused before any game, by
+    // name, and no weights are written.
+    let mut damaged = read("a.rvs");
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    fs::write(dir.path().join("damaged.rvs"), damaged).unwrap();
+    assert_refused_as_damaged(
+        &run("1", "1", "no.bin", &["--samples", "damaged.rvs"]),
+        "damaged.rvs",
+    );
+    for name in ["teacher.bin", "missing.rvs"] {
+        let out = run("1", "1", "no.bin", &["--samples", name]);
+        assert_exit(&out, 2);
+        assert!(String::from_utf8_lossy(&out.stderr).contains(name));
+    }
+    assert!(!dir.path().join("no.bin").exists());
+}
+
+#[test]
 fn engine_tempo_measures_the_odd_even_effect_and_refuses_a_bad_file() {
     let dir = tempfile::tempdir().unwrap();
     let learned =

@@ -4,13 +4,16 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 
+use super::grader::write_whole;
 use super::UsageError;
 use crate::board::{Board, Geometry};
 use crate::engine::tempo::{measure, TempoParams};
-use crate::engine::train::{fit, generate, generate_with_teacher, DeepLabels, TrainParams};
+use crate::engine::train::{
+    fit, generate, generate_with_teacher, samples as samples_file, DeepLabels, Sample, TrainParams,
+};
 use crate::engine::{in_discs, Engine, Thought};
 use crate::eval::pattern::{embedded, Weights, STAGES};
 use crate::format::umea;
@@ -82,9 +85,10 @@ enum EngineCommand {
     /// self-played games and write them (docs/engine.md: the recipe of
     /// src/eval/patterns.bin). The same arguments give the same file.
     Train {
-        /// Where to write the weights.
-        #[arg(long)]
-        out: std::path::PathBuf,
+        /// Where to write the weights (without it, with --save-samples: save the
+        /// positions and fit nothing).
+        #[arg(long, required_unless_present = "save_samples")]
+        out: Option<std::path::PathBuf>,
         /// Seed of every random choice.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -147,6 +151,15 @@ enum EngineCommand {
         #[arg(long, default_value_t = 0, requires = "teacher",
               value_parser = clap::value_parser!(u32).range(0..=12))]
         keep_teacher_stages: u32,
+        /// Fit also on the labelled positions of this samples file (as
+        /// --save-samples writes), before those of this run's games; repeat it for
+        /// several files. With --games 0, fit on the files' positions alone.
+        #[arg(long, value_name = "FILE")]
+        samples: Vec<std::path::PathBuf>,
+        /// Write this run's own labelled positions (not those of --samples) to this
+        /// file before the fit, for a later run's --samples.
+        #[arg(long, value_name = "FILE")]
+        save_samples: Option<std::path::PathBuf>,
     },
     /// Measure a weights file's odd-even effect: by stage of the leaves, how much
     /// higher a search of d + 1 plies values a position than one of d plies, in
@@ -251,6 +264,8 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
             deep_label_depth,
             deep_label_empties,
             keep_teacher_stages,
+            samples: samples_files,
+            save_samples,
         } => {
             if random_one_in == 0 || play_depth == 0 {
                 return Err(UsageError::BadArgument {
@@ -267,6 +282,11 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 .into());
             }
             let teacher = optional_weights("--teacher", teacher.as_deref())?;
+            let mut samples = Vec::new();
+            for path in &samples_files {
+                samples.extend(read_samples(path)?);
+            }
+            let loaded = samples.len();
             let params = TrainParams {
                 seed,
                 games,
@@ -293,7 +313,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                     eprintln!("{game} games ({:.0} s)", started.elapsed().as_secs_f64());
                 }
             };
-            let samples = match &teacher {
+            let played = match &teacher {
                 Some(teacher) => {
                     let finished = AtomicUsize::new(0);
                     generate_with_teacher(&params, teacher, threads, || {
@@ -302,11 +322,18 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                 }
                 None => generate(&params, report),
             };
+            if let Some(path) = &save_samples {
+                write_whole(path, &samples_file::to_bytes(&played))?;
+            }
             eprintln!(
-                "{} positions from {games} games in {:.0} s; fitting",
-                samples.len(),
+                "{} positions from {games} games in {:.0} s, {loaded} from samples files",
+                played.len(),
                 started.elapsed().as_secs_f64()
             );
+            let Some(out) = out else {
+                return Ok(());
+            };
+            samples.extend(played);
             let (weights, _) = fit(&samples, &params, teacher.as_ref(), |stage, f| {
                 let searched = if teacher.is_some() {
                     String::new()
@@ -325,8 +352,7 @@ pub(super) fn run(args: EngineArgs) -> Result<()> {
                     started.elapsed().as_secs_f64()
                 );
             });
-            std::fs::write(&out, Weights::to_bytes(&weights))
-                .with_context(|| format!("writing {}", out.display()))?;
+            write_whole(&out, &Weights::to_bytes(&weights))?;
             eprintln!(
                 "wrote {} in {:.0} s",
                 out.display(),
@@ -404,6 +430,16 @@ fn print_thought(value: impl std::fmt::Display, thought: &Thought, started: Inst
 /// The weights file `path` of the option `what`, when given.
 fn optional_weights(what: &str, path: Option<&std::path::Path>) -> Result<Option<Weights>> {
     path.map(|path| read_weights(what, path)).transpose()
+}
+
+/// Reads the samples file `path` (an argument of --samples).
+fn read_samples(path: &std::path::Path) -> Result<Vec<Sample>> {
+    let refused = |message: String| UsageError::BadArgument {
+        what: format!("--samples {}", path.display()),
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
+    Ok(samples_file::parse(&bytes).map_err(|e| refused(e.to_string()))?)
 }
 
 /// Reads the weights file `path` for the argument `what`.

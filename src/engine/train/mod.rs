@@ -25,6 +25,7 @@ use crate::eval::pattern::{embedded, Weights};
 use crate::splitmix::SplitMix64;
 
 mod fit;
+pub mod samples;
 pub use fit::{fit, StageFit};
 
 /// How the training positions are made and fitted.
