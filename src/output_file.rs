@@ -126,12 +126,17 @@ pub fn is_special_file(path: &Path) -> bool {
 /// link stays. The new file keeps the permissions of the file it replaces; a file
 /// that did not exist gets `rw-r--r--`. With [`Durability::Flushed`], the file is
 /// flushed to disk before its rename and the folder after. `write` gets an empty
-/// file at position 0.
+/// file at position 0. A device or a pipe ([`is_special_file`]: `/dev/null`, a
+/// FIFO) is written to in place instead: renaming over it would put a file in its
+/// place (for root, even over `/dev/null`).
 pub fn replace_file(
     path: &Path,
     durability: Durability,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
+    if is_special_file(path) {
+        return write(&mut fs::OpenOptions::new().write(true).open(path)?);
+    }
     let resolved = fs::canonicalize(path).ok();
     let path = resolved.as_deref().unwrap_or(path);
     let folder = match path.parent() {
@@ -781,6 +786,28 @@ mod tests {
                 in_place: true
             }
         ));
+    }
+
+    /// A pipe handed to `replace_file` (as a report's path may be) gets the bytes
+    /// and stays a pipe, with nothing left beside it.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let folder = tempfile::tempdir().unwrap();
+        let fifo = folder.path().join("pipe");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        replace_file(&fifo, Durability::Flushed, |file| file.write_all(b"report")).unwrap();
+        // Checked before the reader is joined: a pipe renamed over never gets a writer.
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(names_in(folder.path()), ["pipe"]);
+        assert_eq!(reader.join().unwrap(), b"report");
     }
 
     /// Disk bytes held by `file`.
