@@ -36,7 +36,8 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// margin is 1.5 of these. The deep value follows the shallow one with a slope of
 /// 0.84-1.08, so the margin alone carries the prediction. Each row is then scaled by
 /// the sixth generation's spreads over the fifth's (`scripts/strength.sh margins`,
-/// 560 positions: x1.01, x1.05, x1.05, x1.02). The committed weights spread less than
+/// 560 positions: x1.01, x1.05, x1.05, x1.02); the seventh's spreads are the sixth's
+/// within 4%, so the table stays. The sixth generation's weights spread less than
 /// the table (0.7-0.95 of it, by stage), but margins set to the fifth generation's
 /// spreads searched deeper and played worse (docs/engine.md).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
