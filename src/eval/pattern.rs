@@ -399,7 +399,9 @@ pub const MAGIC: &[u8; 8] = b"RVPAT\x001\n";
 /// weights (u64), all little-endian; then the weights as i16.
 const HEADER: usize = 8 + 4 + 4 + 8;
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// The FNV-1a hash of `bytes`: the checksum of weights files (and of training
+/// samples files, `crate::engine::train::samples`).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
     })

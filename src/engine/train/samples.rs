@@ -8,6 +8,7 @@
 
 use super::Sample;
 use crate::board::Board;
+use crate::eval::pattern::fnv1a;
 
 /// The first bytes of a samples file.
 pub const MAGIC: &[u8; 8] = b"RVSMP\x001\n";
@@ -43,12 +44,6 @@ pub enum SamplesError {
         /// What is wrong with it.
         problem: &'static str,
     },
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 /// The file [`parse`] reads, for `samples`.
