@@ -434,22 +434,27 @@ fn optional_weights(what: &str, path: Option<&std::path::Path>) -> Result<Option
 
 /// Reads the samples file `path` (an argument of --samples).
 fn read_samples(path: &std::path::Path) -> Result<Vec<Sample>> {
-    let refused = |message: String| UsageError::BadArgument {
-        what: format!("--samples {}", path.display()),
-        message,
-    };
-    let bytes = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
-    Ok(samples_file::parse(&bytes).map_err(|e| refused(e.to_string()))?)
+    read_file("--samples", path, samples_file::parse)
 }
 
 /// Reads the weights file `path` for the argument `what`.
 fn read_weights(what: &str, path: &std::path::Path) -> Result<Weights> {
+    read_file(what, path, Weights::parse)
+}
+
+/// Reads the file `path` given for the argument `what` by `parse`; a file that
+/// cannot be read or parsed is refused with the argument, the path and why.
+fn read_file<T, E: std::fmt::Display>(
+    what: &str,
+    path: &std::path::Path,
+    parse: impl FnOnce(&[u8]) -> std::result::Result<T, E>,
+) -> Result<T> {
     let refused = |message: String| UsageError::BadArgument {
         what: format!("{what} {}", path.display()),
         message,
     };
     let bytes = std::fs::read(path).map_err(|e| refused(e.to_string()))?;
-    Ok(Weights::parse(&bytes).map_err(|e| refused(e.to_string()))?)
+    Ok(parse(&bytes).map_err(|e| refused(e.to_string()))?)
 }
 
 /// The positions `reversi engine speed` searches: random games from `seed`, each cut
