@@ -2,7 +2,7 @@
 //! student's program, compared byte for byte, on all cores.
 
 use std::fs;
-use std::io::{self, Cursor, Write};
+use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
@@ -14,12 +14,18 @@ use thiserror::Error;
 use walkdir::WalkDir;
 
 use super::check::{check_with_input, Report};
-use super::printable::{printable_bytes, serialize_name};
+use super::printable::serialize_name;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
 use crate::output_file::{self, Durability};
 use crate::sandbox::policy::{self, PolicyError};
-use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
+use crate::sandbox::Sandbox;
+
+mod line_ends;
+mod program;
+
+use line_ends::{note_lf, run_with_lf, LineEndsProbe, Rerun};
+use program::{run_program, Produced};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -531,63 +537,6 @@ fn in_pool<T: Send>(
     });
 }
 
-/// Why a case may be run again with LF line ends in its input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Rerun {
-    /// It wrote this output, wrong by more than its line ends.
-    Output(Vec<u8>),
-    /// It crashed, and its standard error shows a CR.
-    Crash,
-}
-
-/// The one LF re-run that decides whether the others are made. A program that
-/// writes the very same file from the input with and without its CRs read them
-/// the same way: on the other cases too, the LF re-run would only repeat the wrong
-/// output, so they are not made (a crash showing a CR is run again all the same).
-/// A program whose probe is right with LF line ends is shown to read the CR: the
-/// others are not made either (they cannot change a verdict), and their rows say
-/// that the CR may cause their difference too, citing the probe.
-/// The probe is the case with the shortest expected output among those that show
-/// a search (at least [`PROBE_LINES`] lines: on a smaller one a program that reads
-/// the CR may write the same file by chance); without one, every re-run is made.
-struct LineEndsProbe;
-
-/// Lines of an expected output that show a search: the board, the header and
-/// at least four nodes.
-const PROBE_LINES: usize = 13;
-
-impl LineEndsProbe {
-    /// The position in `reruns` of the probe, if there is one.
-    fn choose(cases: &[Case], reruns: &[(usize, Rerun)]) -> Option<usize> {
-        reruns
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, rerun))| matches!(rerun, Rerun::Output(_)))
-            .filter_map(|(at, (index, _))| {
-                let expected = fs::read(&cases[*index].expected).ok()?;
-                let lines = expected.split(|&b| b == b'\n').count();
-                (lines >= PROBE_LINES).then_some((expected.len(), at))
-            })
-            .min()
-            .map(|(_, at)| at)
-    }
-}
-
-/// Adds to `result` what the LF re-run `lf` (its output, if it wrote one) tells;
-/// true when that output is right (the program reads the CR).
-fn note_lf(result: &mut CaseResult, lf: Option<&[u8]>, case: &Case) -> bool {
-    let right = lf.is_some_and(|actual| {
-        fs::read(&case.expected)
-            .is_ok_and(|expected| check_with_input(&expected, actual, true, None).passed())
-    });
-    if right {
-        result.depends_on_cr = true;
-        result.detail += "; with LF line ends in input.txt its output is right: input.txt \
-                          read with its CR (strip '\\r' when reading it)";
-    }
-    right
-}
-
 /// Runs one case and judges it; and, when the case may be run again with LF line
 /// ends (its input has a CR), why.
 fn run_case(case: &Case, options: &BatchOptions) -> (CaseResult, Option<Rerun>) {
@@ -669,16 +618,6 @@ fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("cannot keep the output as {}: {e}", path.display()))
 }
 
-/// What running a case gave.
-enum Produced {
-    /// An output file to compare.
-    Output(Vec<u8>),
-    /// No output to compare: a crash, a timeout, nothing written; and whether the
-    /// lines of standard error the row shows hold a CR (a crash on a CR read from
-    /// `input.txt`, as `KeyError: 'X\r'`).
-    Failed(Verdict, String, bool),
-}
-
 fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
     match runner {
         Runner::Solver(syntax) => solve(case, *syntax).map(Produced::Output),
@@ -723,174 +662,6 @@ pub fn solve_problem(problem: &cs561::Problem, style: Style) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
     cs561::write_output(problem, style, &mut out).expect("writing to memory cannot fail");
     out.into_inner()
-}
-
-/// Lines of a crashed program's standard error shown in its row.
-const STDERR_LINES: usize = 3;
-
-/// What a program that failed on a case with CRLF line ends in its input (as every
-/// official input has) writes when given the same input with LF line ends: right,
-/// line ends of its output aside, for the most common upstream bug of published
-/// solutions, which then look like search mistakes. `None` when it wrote nothing
-/// that was read.
-fn run_with_lf(case: &Case, command: &str, sandbox: &Sandbox) -> Option<Vec<u8>> {
-    let input = fs::read(&case.input).ok()?;
-    let lf: Vec<u8> = input.iter().copied().filter(|&b| b != b'\r').collect();
-    match run_program(case, &lf, command, sandbox) {
-        Ok(Produced::Output(actual)) => Some(actual),
-        _ => None,
-    }
-}
-
-/// Runs a student's program on `input` the way the course's grader does, in the
-/// sandbox.
-fn run_program(
-    case: &Case,
-    input: &[u8],
-    command: &str,
-    sandbox: &Sandbox,
-) -> io::Result<Produced> {
-    let expected = fs::metadata(&case.expected)?.len();
-    let run = sandbox.run(&Program {
-        command,
-        args: &[],
-        files: &[("input.txt", input)],
-    })?;
-    let limits = sandbox.limits();
-    let stderr_cr = run
-        .stderr
-        .last_lines(STDERR_LINES)
-        .iter()
-        .any(|line| line.contains(&b'\r'));
-    let stderr = || {
-        let lines = run.stderr.last_lines(STDERR_LINES);
-        if lines.is_empty() {
-            String::new()
-        } else {
-            let lines: Vec<String> = lines.into_iter().map(printable_bytes).collect();
-            format!("; stderr: {}", lines.join(" | "))
-        }
-    };
-    let exhausted = || {
-        let mut text = String::new();
-        if run.exhausted.memory {
-            text += &format!(
-                ", out of memory (the limit is {} MiB, --memory)",
-                limits.memory >> 20
-            );
-        }
-        if run.exhausted.processes {
-            text += &format!(
-                ", hit the process limit ({}, --processes)",
-                limits.processes
-            );
-        }
-        text
-    };
-    let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail, stderr_cr));
-    match run.ending {
-        Ending::WallTime => {
-            return failed(
-                Verdict::Timeout,
-                format!(
-                    "still running after {} s: every process of the run was killed{}",
-                    limits.wall.as_secs_f64(),
-                    exhausted()
-                ),
-            )
-        }
-        Ending::Signal(libc::SIGXCPU) => {
-            return failed(
-                Verdict::Timeout,
-                format!(
-                    "used {} s of CPU time (--cpu-time): killed{}",
-                    limits.cpu.as_secs(),
-                    exhausted()
-                ),
-            )
-        }
-        Ending::Signal(libc::SIGXFSZ) => {
-            return failed(
-                Verdict::OutputTooLarge,
-                format!(
-                    "wrote a file past {} MiB (--file-size): killed",
-                    limits.file_size >> 20
-                ),
-            )
-        }
-        Ending::Signal(signal) => {
-            let detail = format!(
-                "killed by {}{}{}",
-                signal_name(signal),
-                exhausted(),
-                stderr()
-            );
-            return failed(Verdict::Crash, detail);
-        }
-        Ending::Stopped => {
-            return failed(
-                Verdict::Interrupted,
-                "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run was killed".into(),
-            )
-        }
-        Ending::Exited(0) => {}
-        Ending::Exited(code) => {
-            return failed(
-                Verdict::Crash,
-                format!("exit status {code}{}{}", exhausted(), stderr()),
-            )
-        }
-    }
-    // Twice the expected size, and at least 64 KiB more: room for any wrong answer.
-    let bound = expected + expected.max(64 << 10);
-    match run.read_output("output.txt", bound)? {
-        OutputFile::Regular(bytes) => Ok(Produced::Output(bytes)),
-        OutputFile::Missing => {
-            let mut detail = "exited 0 without writing output.txt".to_string();
-            let others = run.other_files(&["input.txt"]);
-            if !others.is_empty() {
-                let names: Vec<String> = others.iter().map(|n| printable_bytes(n)).collect();
-                detail += &format!("; it left {}", names.join(", "));
-            }
-            if run.stdout.size > 0 {
-                detail += &format!(
-                    "; it printed {} bytes to standard output instead",
-                    run.stdout.size
-                );
-            }
-            failed(Verdict::NoOutput, detail)
-        }
-        OutputFile::NotAFile(what) => failed(
-            Verdict::NotAFile,
-            format!("output.txt is {what}, not a regular file: not read"),
-        ),
-        OutputFile::TooLarge(size) => failed(
-            Verdict::OutputTooLarge,
-            format!(
-                "output.txt has {size} bytes, the expected one {expected}: not read past \
-                 {bound}"
-            ),
-        ),
-    }
-}
-
-/// A signal's name, as in `kill -l`, with its number.
-fn signal_name(signal: i32) -> String {
-    let name = match signal {
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGINT => "SIGINT",
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGSYS => "SIGSYS",
-        _ => return format!("signal {signal}"),
-    };
-    format!("{name} (signal {signal})")
 }
 
 #[cfg(test)]
