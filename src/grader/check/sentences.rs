@@ -2,9 +2,8 @@
 //! where the files part, said of the trees (the reference file, without the mistake,
 //! and the student's), with the board where it shows.
 
-use super::{
-    board_cells, board_difference, cutoff_rule, kind, BoardView, Mistake, FIRST_MOVE_GUESS,
-};
+use super::next_board::{board_cells, board_difference, FIRST_MOVE_GUESS};
+use super::{cutoff_rule, kind, BoardView, Mistake};
 use crate::board::{Board, Square};
 use crate::format::cs561::{Dialect, Problem};
 use crate::grader::log::{self, Entry, LOG_START};
