@@ -14,6 +14,7 @@ use std::process::ExitCode;
 mod grade;
 mod grader;
 mod sandbox;
+mod tree;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -108,7 +109,7 @@ enum Command {
     /// reproducible from the seed.
     Gen(grader::GenArgs),
     /// Draw the alpha-beta tree of an input (or of a log) as a self-contained HTML page.
-    Tree(grader::TreeArgs),
+    Tree(tree::TreeArgs),
     /// Count the leaves of the move tree (a pass is one ply; a finished game one leaf).
     Perft {
         /// Plies to search.
@@ -286,7 +287,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::Grade(args)) => grade::run(&args),
         Some(Command::Package(args)) => grade::package(&args),
         Some(Command::Gen(args)) => grader::gen(&args),
-        Some(Command::Tree(args)) => grader::tree(&args),
+        Some(Command::Tree(args)) => tree::tree(&args),
         Some(Command::Perft { depth, size }) => {
             let geometry = Geometry::rectangle(size, size);
             println!("{}", perft(geometry.start(), geometry, depth));
