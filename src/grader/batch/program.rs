@@ -67,58 +67,53 @@ pub(super) fn run_program(
         text
     };
     let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail, stderr_cr));
-    match run.ending {
-        Ending::WallTime => {
-            return failed(
-                Verdict::Timeout,
-                format!(
-                    "still running after {} s: every process of the run was killed{}",
-                    limits.wall.as_secs_f64(),
-                    exhausted()
-                ),
-            )
-        }
-        Ending::Signal(libc::SIGXCPU) => {
-            return failed(
-                Verdict::Timeout,
-                format!(
-                    "used {} s of CPU time (--cpu-time): killed{}",
-                    limits.cpu.as_secs(),
-                    exhausted()
-                ),
-            )
-        }
-        Ending::Signal(libc::SIGXFSZ) => {
-            return failed(
-                Verdict::OutputTooLarge,
-                format!(
-                    "wrote a file past {} MiB (--file-size): killed",
-                    limits.file_size >> 20
-                ),
-            )
-        }
-        Ending::Signal(signal) => {
-            let detail = format!(
+    let ended = match run.ending {
+        Ending::Exited(0) => None,
+        Ending::WallTime => Some((
+            Verdict::Timeout,
+            format!(
+                "still running after {} s: every process of the run was killed{}",
+                limits.wall.as_secs_f64(),
+                exhausted()
+            ),
+        )),
+        Ending::Signal(libc::SIGXCPU) => Some((
+            Verdict::Timeout,
+            format!(
+                "used {} s of CPU time (--cpu-time): killed{}",
+                limits.cpu.as_secs(),
+                exhausted()
+            ),
+        )),
+        Ending::Signal(libc::SIGXFSZ) => Some((
+            Verdict::OutputTooLarge,
+            format!(
+                "wrote a file past {} MiB (--file-size): killed",
+                limits.file_size >> 20
+            ),
+        )),
+        Ending::Signal(signal) => Some((
+            Verdict::Crash,
+            format!(
                 "killed by {}{}{}",
                 signal_name(signal),
                 exhausted(),
                 stderr()
-            );
-            return failed(Verdict::Crash, detail);
-        }
-        Ending::Stopped => {
-            return failed(
-                Verdict::Interrupted,
-                "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run was killed".into(),
-            )
-        }
-        Ending::Exited(0) => {}
-        Ending::Exited(code) => {
-            return failed(
-                Verdict::Crash,
-                format!("exit status {code}{}{}", exhausted(), stderr()),
-            )
-        }
+            ),
+        )),
+        Ending::Stopped => Some((
+            Verdict::Interrupted,
+            "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run \
+             was killed"
+                .into(),
+        )),
+        Ending::Exited(code) => Some((
+            Verdict::Crash,
+            format!("exit status {code}{}{}", exhausted(), stderr()),
+        )),
+    };
+    if let Some((verdict, detail)) = ended {
+        return failed(verdict, detail);
     }
     // Twice the expected size, and at least 64 KiB more: room for any wrong answer.
     let bound = expected + expected.max(64 << 10);
