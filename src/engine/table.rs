@@ -1,7 +1,10 @@
 //! The transposition table: pairs of slots, one pair per hash of the position. The
 //! first slot of a pair keeps the deeper of the results that land there, the second
 //! takes the others, so a deep result (an exact solve of many empty cells) is not
-//! lost to the many shallow ones stored after it.
+//! lost to the many shallow ones stored after it. A position's result is replaced
+//! only by one at least as deep: the shallow searches that order a node's moves and
+//! ProbCut's shallow searches would otherwise overwrite what the previous iteration
+//! learnt of the same positions (with it, 41% fewer nodes to 18 plies).
 //!
 //! A slot holds the full position (both bitboards, so a hit is never a collision) and
 //! one packed word: value, depth, bound and best move. A new table is zeroed memory
@@ -194,19 +197,22 @@ impl Table {
             .map(unpack)
     }
 
-    /// Stores `entry` for `board`: over the entry for `board` where its pair holds
-    /// one, else in the first slot when `entry` is at least as deep as the entry there
-    /// (which moves to the second), else in the second. Another thread's store into
-    /// the same pair at the same moment may be lost, or make an entry read as a miss.
+    /// Stores `entry` for `board`: where its pair holds an entry for `board`, over
+    /// it if `entry` is at least as deep (else not at all); else in the first slot
+    /// when `entry` is at least as deep as the entry there (which moves to the
+    /// second), else in the second. Another thread's store into the same pair at the
+    /// same moment may be lost, or make an entry read as a miss.
     #[inline]
     pub fn store(&self, board: Board, entry: Entry) {
         let data = pack(entry);
         let pair = self.pair(board);
-        if let Some(index) = [pair, pair + 1]
+        if let Some((index, held)) = [pair, pair + 1]
             .into_iter()
-            .find(|&index| self.held(index, board).is_some())
+            .find_map(|index| self.held(index, board).map(|held| (index, held)))
         {
-            self.write(index, board, data);
+            if entry.depth >= unpack(held).depth {
+                self.write(index, board, data);
+            }
         } else if entry.depth >= unpack(self.slots[pair][2].load(Relaxed)).depth {
             // The words as they are: the check does not depend on the slot.
             for (from, to) in self.slots[pair].iter().zip(&self.slots[pair + 1]) {
@@ -274,6 +280,12 @@ mod tests {
         assert_eq!(table.probe(board), None);
         for entry in [
             Entry {
+                value: 0,
+                depth: 0,
+                bound: Bound::Lower,
+                best: Some(Square::new(0, 0)),
+            },
+            Entry {
                 value: -51_234,
                 depth: 7,
                 bound: Bound::Upper,
@@ -284,12 +296,6 @@ mod tests {
                 depth: TO_THE_END,
                 bound: Bound::Exact,
                 best: Some(Square::new(7, 7)),
-            },
-            Entry {
-                value: 0,
-                depth: 0,
-                bound: Bound::Lower,
-                best: Some(Square::new(0, 0)),
             },
         ] {
             table.store(board, entry);
@@ -351,8 +357,8 @@ mod tests {
 
     /// In a table of one pair, a deep result stays in the first slot while shallower
     /// ones take turns in the second; a result for a position already stored replaces
-    /// its entry where it is; one at least as deep as the first slot's pushes that to
-    /// the second.
+    /// its entry where it is when at least as deep, and is dropped when shallower; one
+    /// at least as deep as the first slot's pushes that to the second.
     #[test]
     fn the_first_slot_keeps_the_deepest_result() {
         let table = Table::new(1);
@@ -373,11 +379,14 @@ mod tests {
         assert_eq!(table.probe(boards[1]), None);
         assert_eq!(table.probe(boards[2]), Some(at(6)));
         table.store(boards[0], at(3));
-        assert_eq!(table.probe(boards[0]), Some(at(3)));
+        assert_eq!(table.probe(boards[0]), Some(at(TO_THE_END + 20)));
+        table.store(boards[2], at(4));
         assert_eq!(table.probe(boards[2]), Some(at(6)));
+        table.store(boards[2], at(7));
+        assert_eq!(table.probe(boards[2]), Some(at(7)));
         table.store(boards[3], at(TO_THE_END + 21));
         assert_eq!(table.probe(boards[3]), Some(at(TO_THE_END + 21)));
-        assert_eq!(table.probe(boards[0]), Some(at(3)));
+        assert_eq!(table.probe(boards[0]), Some(at(TO_THE_END + 20)));
         assert_eq!(table.probe(boards[2]), None);
     }
 }
