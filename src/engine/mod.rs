@@ -195,7 +195,7 @@ fn solve(table: &mut Table, parallel: Parallel, board: Board, weights: &Weights)
         nodes: 0,
     };
     let empties = (!(board.own | board.opp)).count_ones();
-    let mut searcher = Searcher::new(table, weights, far);
+    let mut searcher = Searcher::new(table, weights, far).with_solver_margins();
     searcher.parallel = parallel;
     let mut order: Vec<Square> = Squares(board.moves()).collect();
     if order.is_empty() {

@@ -32,20 +32,31 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// depth 3..=11 (the column) and ProbCut's shallow search of it, by stage of the
 /// position (the row: 45 or more empty cells, 37-44, 29-36, 28 or fewer). Measured
 /// with the weights committed then (cf39a65), without ProbCut, on 280 positions of the
-/// engine's games against Zebra (8 for each count of empty cells from 20 to 54); the
-/// margin is 1.5 of these. The deep value follows the shallow one with a slope of
-/// 0.84-1.08, so the margin alone carries the prediction. Each row is then scaled by
-/// the sixth generation's spreads over the fifth's (`scripts/strength.sh margins`,
-/// 560 positions: x1.01, x1.05, x1.05, x1.02); the seventh's spreads are the sixth's
-/// within 4%, so the table stays. The sixth generation's weights spread less than
-/// the table (0.7-0.95 of it, by stage), but margins set to the fifth generation's
-/// spreads searched deeper and played worse (docs/engine.md).
+/// engine's games against Zebra (8 for each count of empty cells from 20 to 54),
+/// each row then scaled by the sixth generation's spreads over the fifth's
+/// (`scripts/strength.sh margins`, 560 positions: x1.01, x1.05, x1.05, x1.02). The
+/// deep value follows the shallow one with a slope of 0.84-1.08, so the margin alone
+/// carries the prediction. The margin is one of these ([`PROBCUT_MARGIN_PERCENT`]):
+/// the committed (seventh) generation's spreads are 0.48-0.91 of the table (0.75,
+/// 0.58, 0.77 and 0.68 by row, on 560 positions of the 2 s games), so the margin is
+/// 1.1-2.1 of theirs, 1.45 on average.
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [243, 185, 201, 228, 208, 160, 132, 171, 150],
     [297, 256, 240, 341, 345, 316, 246, 373, 301],
     [320, 242, 194, 313, 300, 282, 276, 320, 268],
     [409, 311, 294, 430, 344, 376, 367, 438, 366],
 ];
+
+/// ProbCut's margin, in percent of [`PROBCUT_SIGMA`]: with 100 rather than 150,
+/// `reach`'s positions take 6.4 s to 18 plies rather than 18.7 s, and at equal time
+/// against Zebra the engine scored 67.1% rather than 61.7% at 0.5 s a move and 62.5%
+/// rather than 59.6% at 2 s (the same 120 games each, docs/engine.md).
+const PROBCUT_MARGIN_PERCENT: i32 = 100;
+
+/// ProbCut's margin in `engine solve`'s searches (the 11-ply deepening and the
+/// solver's ordering searches): with 100, FFO #40-#49 need 768.1M nodes rather than
+/// 718.3M.
+const SOLVER_PROBCUT_MARGIN_PERCENT: i32 = 150;
 
 /// Nodes with at least this many plies left order their moves by the evaluation of
 /// each child ([`Searcher::ordered_by_evaluation`]); shallower ones by a cheap guess.
@@ -177,6 +188,8 @@ pub struct Searcher<'a> {
     pub stopped: bool,
     /// Whether the heuristic search prunes by ProbCut.
     probcut: bool,
+    /// ProbCut's margin in percent of [`PROBCUT_SIGMA`].
+    probcut_margin_percent: i32,
     /// The level ([`END_CUT_SIGMAS`]) of the selective endgame search; `None`: the
     /// exact solver.
     pub(super) end_cut: Option<usize>,
@@ -222,6 +235,7 @@ impl<'a> Searcher<'a> {
             next_check: CHECK_INTERVAL,
             stopped: false,
             probcut: true,
+            probcut_margin_percent: PROBCUT_MARGIN_PERCENT,
             end_cut: None,
             etc_empties: ETC_EMPTIES,
             local: Box::new(last_empties::LocalTable::new()),
@@ -249,6 +263,13 @@ impl<'a> Searcher<'a> {
     /// The same search without ProbCut: every value is that of the full tree.
     pub fn without_probcut(mut self) -> Searcher<'a> {
         self.probcut = false;
+        self
+    }
+
+    /// The same search with ProbCut's margins of `engine solve`
+    /// ([`SOLVER_PROBCUT_MARGIN_PERCENT`]).
+    pub fn with_solver_margins(mut self) -> Searcher<'a> {
+        self.probcut_margin_percent = SOLVER_PROBCUT_MARGIN_PERCENT;
         self
     }
 
@@ -523,7 +544,7 @@ impl<'a> Searcher<'a> {
             _ => 3,
         };
         let sigma = PROBCUT_SIGMA[stage][(depth.min(PROBCUT_DEEPEST) - PROBCUT_MIN_DEPTH) as usize];
-        let margin = sigma * 3 / 2;
+        let margin = sigma * self.probcut_margin_percent / 100;
         // One side only, the one the position's evaluation leans to.
         let leans_high = self
             .weights
