@@ -186,10 +186,9 @@ pub struct Searcher<'a> {
     next_check: u64,
     /// Set once the deadline has passed: every value computed after is meaningless.
     pub stopped: bool,
-    /// Whether the heuristic search prunes by ProbCut.
-    probcut: bool,
-    /// ProbCut's margin in percent of [`PROBCUT_SIGMA`].
-    probcut_margin_percent: i32,
+    /// ProbCut's margin in percent of [`PROBCUT_SIGMA`]; `None`: the heuristic search
+    /// does not prune by ProbCut.
+    probcut_margin_percent: Option<i32>,
     /// The level ([`END_CUT_SIGMAS`]) of the selective endgame search; `None`: the
     /// exact solver.
     pub(super) end_cut: Option<usize>,
@@ -234,8 +233,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             next_check: CHECK_INTERVAL,
             stopped: false,
-            probcut: true,
-            probcut_margin_percent: PROBCUT_MARGIN_PERCENT,
+            probcut_margin_percent: Some(PROBCUT_MARGIN_PERCENT),
             end_cut: None,
             etc_empties: ETC_EMPTIES,
             local: Box::new(last_empties::LocalTable::new()),
@@ -262,14 +260,16 @@ impl<'a> Searcher<'a> {
 
     /// The same search without ProbCut: every value is that of the full tree.
     pub fn without_probcut(mut self) -> Searcher<'a> {
-        self.probcut = false;
+        self.probcut_margin_percent = None;
         self
     }
 
     /// The same search with ProbCut's margins of `engine solve`
     /// ([`SOLVER_PROBCUT_MARGIN_PERCENT`]).
     pub fn with_solver_margins(mut self) -> Searcher<'a> {
-        self.probcut_margin_percent = SOLVER_PROBCUT_MARGIN_PERCENT;
+        self.probcut_margin_percent = self
+            .probcut_margin_percent
+            .map(|_| SOLVER_PROBCUT_MARGIN_PERCENT);
         self
     }
 
@@ -398,7 +398,7 @@ impl<'a> Searcher<'a> {
         if depth == 1 {
             return self.above_leaves(board, features, moves, first, alpha, beta);
         }
-        if self.probcut && depth >= PROBCUT_MIN_DEPTH {
+        if depth >= PROBCUT_MIN_DEPTH {
             if let Some(value) = self.probcut(board, features, moves, depth, alpha, beta) {
                 return value;
             }
@@ -525,7 +525,7 @@ impl<'a> Searcher<'a> {
     /// too, the bound is returned without the deep search. Only the side that the
     /// evaluation of `board` (with `features` and legal `moves`) leans to is tried:
     /// one shallow search per node rather than two (`engine speed --depth 16`: 17%
-    /// fewer nodes).
+    /// fewer nodes). `None` also when the search has no ProbCut.
     fn probcut(
         &mut self,
         board: Board,
@@ -535,6 +535,7 @@ impl<'a> Searcher<'a> {
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
+        let margin_percent = self.probcut_margin_percent?;
         let shallow = 2 * (depth / 4) + (depth & 1);
         let empties = (!(board.own | board.opp)).count_ones();
         let stage = match empties {
@@ -544,7 +545,7 @@ impl<'a> Searcher<'a> {
             _ => 3,
         };
         let sigma = PROBCUT_SIGMA[stage][(depth.min(PROBCUT_DEEPEST) - PROBCUT_MIN_DEPTH) as usize];
-        let margin = sigma * self.probcut_margin_percent / 100;
+        let margin = sigma * margin_percent / 100;
         // One side only, the one the position's evaluation leans to.
         let leans_high = self
             .weights
