@@ -37,20 +37,24 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// (`scripts/strength.sh margins`, 560 positions: x1.01, x1.05, x1.05, x1.02). The
 /// deep value follows the shallow one with a slope of 0.84-1.08, so the margin alone
 /// carries the prediction. The margin is one of these ([`PROBCUT_MARGIN_PERCENT`]):
-/// the committed (seventh) generation's spreads are 0.48-0.91 of the table (0.75,
-/// 0.58, 0.77 and 0.68 by row, on 560 positions of the 2 s games), so the margin is
-/// 1.1-2.1 of theirs, 1.45 on average.
+/// the committed (seventh) generation's spreads (560 positions of the 2 s games) are
+/// 1/1.32, 1/1.77, 1/1.23 and 1/1.36 of the rows as measured, so the row of 37-44
+/// empty cells is scaled by 0.75, to 1/1.33 like the others: `reach`'s positions (36-44
+/// empty cells) need 45M nodes to 18 plies rather than 49M, and against Zebra at equal
+/// time the engine scored 73.8% rather than 67.1% at 0.5 s a move and 67.9% rather
+/// than 62.5% at 2 s (the same 120 games each, docs/engine.md).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [243, 185, 201, 228, 208, 160, 132, 171, 150],
-    [297, 256, 240, 341, 345, 316, 246, 373, 301],
+    [223, 192, 180, 256, 259, 237, 184, 280, 226],
     [320, 242, 194, 313, 300, 282, 276, 320, 268],
     [409, 311, 294, 430, 344, 376, 367, 438, 366],
 ];
 
-/// ProbCut's margin, in percent of [`PROBCUT_SIGMA`]: with 100 rather than 150,
-/// `reach`'s positions take 6.4 s to 18 plies rather than 18.7 s, and at equal time
-/// against Zebra the engine scored 67.1% rather than 61.7% at 0.5 s a move and 62.5%
-/// rather than 59.6% at 2 s (the same 120 games each, docs/engine.md).
+/// ProbCut's margin, in percent of [`PROBCUT_SIGMA`]: with 100 rather than 150 (before
+/// the row of 37-44 empty cells was scaled), `reach`'s positions took 6.4 s to 18 plies
+/// rather than 18.7 s, and at equal time against Zebra the engine scored 67.1% rather
+/// than 61.7% at 0.5 s a move and 62.5% rather than 59.6% at 2 s (the same 120 games
+/// each, docs/engine.md).
 const PROBCUT_MARGIN_PERCENT: i32 = 100;
 
 /// ProbCut's margin in `engine solve`'s searches (the 11-ply deepening and the
