@@ -39,10 +39,8 @@ const PROBCUT_DEEPEST: i32 = 11;
 /// carries the prediction. The margin is one of these ([`PROBCUT_MARGIN_PERCENT`]):
 /// the committed (seventh) generation's spreads (560 positions of the 2 s games) are
 /// 1/1.32, 1/1.77, 1/1.23 and 1/1.36 of the rows as measured, so the row of 37-44
-/// empty cells is scaled by 0.75, to 1/1.33 like the others: `reach`'s positions (36-44
-/// empty cells) need 45M nodes to 18 plies rather than 49M, and against Zebra at equal
-/// time the engine scored 73.8% rather than 67.1% at 0.5 s a move and 67.9% rather
-/// than 62.5% at 2 s (the same 120 games each, docs/engine.md).
+/// empty cells is scaled by 0.75, to 1/1.33 like the others (its effect on play:
+/// docs/engine.md, Strength).
 const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [243, 185, 201, 228, 208, 160, 132, 171, 150],
     [223, 192, 180, 256, 259, 237, 184, 280, 226],
@@ -50,11 +48,9 @@ const PROBCUT_SIGMA: [[i32; 9]; 4] = [
     [409, 311, 294, 430, 344, 376, 367, 438, 366],
 ];
 
-/// ProbCut's margin, in percent of [`PROBCUT_SIGMA`]: with 100 rather than 150 (before
-/// the row of 37-44 empty cells was scaled), `reach`'s positions took 6.4 s to 18 plies
-/// rather than 18.7 s, and at equal time against Zebra the engine scored 67.1% rather
-/// than 61.7% at 0.5 s a move and 62.5% rather than 59.6% at 2 s (the same 120 games
-/// each, docs/engine.md).
+/// ProbCut's margin, in percent of [`PROBCUT_SIGMA`]: 100 rather than 150 reaches 18
+/// plies three times as fast and scores more against Zebra at 0.5 s and 2 s a move
+/// (docs/engine.md, Search and Strength).
 const PROBCUT_MARGIN_PERCENT: i32 = 100;
 
 /// ProbCut's margin in `engine solve`'s searches (the 11-ply deepening and the
