@@ -10,8 +10,8 @@
 use std::fs;
 use std::path::Path;
 
+use reversi::explain::check::check_with_input;
 use reversi::format::cs561;
-use reversi::grader::check::check_with_input;
 use walkdir::WalkDir;
 
 #[derive(Default)]

@@ -9,13 +9,13 @@ mod common;
 
 use common::{board_text, playout};
 use proptest::prelude::*;
+use reversi::explain::check::{check, check_with_input, Report};
+use reversi::explain::log::{self, Entry, LOG_START};
+use reversi::explain::mistake::Mistake;
+use reversi::explain::mutants::{self, Faults};
+use reversi::explain::replay::Position;
 use reversi::format::cs561::{self, Dialect, Problem};
 use reversi::format::Style;
-use reversi::grader::check::{check, check_with_input, Report};
-use reversi::grader::log::{self, Entry, LOG_START};
-use reversi::grader::mistake::Mistake;
-use reversi::grader::mutants::{self, Faults};
-use reversi::grader::replay::Position;
 
 /// A claim `name ... v OP bound b` read from an explanation.
 #[derive(Debug)]
@@ -423,8 +423,8 @@ fn text_of(report: &Report, fault: Mistake) -> Option<String> {
 /// as it says, at the node it says. Over generated cases rich in passes.
 #[test]
 fn the_claims_about_nodes_hold_in_the_expected_tree() {
-    use reversi::grader::gen::{generate, Category, GenOptions};
-    use reversi::grader::replay::{square_of, Position};
+    use reversi::explain::replay::{square_of, Position};
+    use reversi::grading::gen::{generate, Category, GenOptions};
     let options = GenOptions {
         count: 36,
         seed: 34,

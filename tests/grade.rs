@@ -9,9 +9,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use reversi::explain::mistake::Mistake;
+use reversi::explain::mutants::{self, Faults};
 use reversi::format::cs561;
-use reversi::grader::mistake::Mistake;
-use reversi::grader::mutants::{self, Faults};
 
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 
@@ -473,7 +473,7 @@ fn control_bytes(bytes: &[u8], tab: bool) -> Vec<(usize, u8)> {
 
 /// `text` as the reports show a name: `printable` of the library.
 fn shown(text: &str) -> String {
-    reversi::grader::printable::printable(text).into_owned()
+    reversi::printable::printable(text).into_owned()
 }
 
 /// Students name their folders and write their standard error; the TA names the

@@ -4,11 +4,11 @@
 use std::fs;
 
 use reversi::board::Square;
+use reversi::explain::check::{check, check_with_input, Mistake, Report};
+use reversi::explain::log::{self, Entry};
+use reversi::explain::mutants::{self, Faults};
 use reversi::format::cs561::{self, board_lines};
 use reversi::format::{LineEnd, Style};
-use reversi::grader::check::{check, check_with_input, Mistake, Report};
-use reversi::grader::log::{self, Entry};
-use reversi::grader::mutants::{self, Faults};
 
 fn case(path: &str) -> Vec<u8> {
     fs::read(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -309,8 +309,7 @@ fn any_broken_line_is_explained() {
                 );
                 let difference = report.difference.unwrap();
                 assert!(difference.line.is_some() && !difference.explanation.is_empty());
-                let _ =
-                    reversi::grader::tree::Tree::from_output(&actual, None, &Default::default());
+                let _ = reversi::tree::Tree::from_output(&actual, None, &Default::default());
             }
         }
     }
@@ -353,7 +352,7 @@ fn command_line_exit_statuses() {
 fn handout_at_depth(depth: u32) -> Vec<u8> {
     let mut problem = cs561::parse(&case("handout/s2017-example/input.txt"), None).unwrap();
     problem.depth = depth;
-    reversi::grader::batch::solve_problem(&problem, Style::default())
+    reversi::grading::batch::solve_problem(&problem, Style::default())
 }
 
 #[test]

@@ -7,13 +7,13 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use reversi::explain::catching::caught_by;
 use reversi::format::cs561::{self, Dialect, Player};
 use reversi::format::Style;
-use reversi::grader::catching::caught_by;
-use reversi::grader::gen::{generate, generate_catching, Category, GenOptions};
+use reversi::grading::gen::{generate, generate_catching, Category, GenOptions};
 
 use common::NoArgs;
-use reversi::grader::mutants::Faults;
+use reversi::explain::mutants::Faults;
 
 const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 

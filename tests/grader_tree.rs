@@ -6,12 +6,12 @@
 use std::fs;
 use std::process::Command;
 
+use reversi::explain::replay::Position;
 use reversi::format::cs561;
 use reversi::format::Style;
-use reversi::grader::batch::solve_problem;
-use reversi::grader::replay::Position;
-use reversi::grader::tree::page::{data, html, PageText};
-use reversi::grader::tree::{parse_path, Limits, Tree, TreeError};
+use reversi::grading::batch::solve_problem;
+use reversi::tree::page::{data, html, PageText};
+use reversi::tree::{parse_path, Limits, Tree, TreeError};
 
 fn case(path: &str) -> String {
     fs::read_to_string(format!("{}/testcases/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -391,7 +391,7 @@ fn a_log_from_another_case_warns_as_check_does() {
     let warning = format!(
         "reversi: warning: {}: boards are drawn down to the first move that is not legal \
          (marked); if the log is from another case, name that case's input\n",
-        reversi::grader::check::input_does_not_fit("this log")
+        reversi::explain::check::input_does_not_fit("this log")
     );
     assert_eq!(String::from_utf8_lossy(&out.stderr), warning);
     let ours = case_path("handout/s2017-example/output.txt");
@@ -449,8 +449,8 @@ fn a_difference_outside_the_log_is_explained_in_the_header() {
 
 #[test]
 fn a_students_tree_against_ours() {
-    use reversi::grader::check::tree_changes;
-    use reversi::grader::tree::diff::Diff;
+    use reversi::explain::check::tree_changes;
+    use reversi::tree::diff::Diff;
     let (ours, root) = solved(&case("handout/s2017-example/input.txt"));
     let limits = everything();
     let our_tree = Tree::from_output(&ours, Some(root), &limits).unwrap();

@@ -1,4 +1,4 @@
-//! The mutant solver (`grader::mutants`), a second and plain implementation of the
+//! The mutant solver (`explain::mutants`), a second and plain implementation of the
 //! CSCI-561 search: with no fault on it writes our solver's output byte for byte, on
 //! every case of `testcases/` and on generated cases of every category, depth,
 //! player, dialect and task; each fault changes the output where it should.
@@ -11,12 +11,12 @@ use std::sync::OnceLock;
 
 use clap::ValueEnum;
 use pretty_assertions::assert_eq;
+use reversi::explain::check::{check, check_with_input, Mistake};
+use reversi::explain::mutants::{self, Faults};
 use reversi::format::cs561::{self, Dialect, Problem, Task};
 use reversi::format::{LineEnd, Style};
-use reversi::grader::batch::solve_problem;
-use reversi::grader::check::{check, check_with_input, Mistake};
-use reversi::grader::gen::{generate, Category, GenOptions};
-use reversi::grader::mutants::{self, Faults};
+use reversi::grading::batch::solve_problem;
+use reversi::grading::gen::{generate, Category, GenOptions};
 
 use common::NoArgs;
 

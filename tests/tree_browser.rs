@@ -23,10 +23,10 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
+use reversi::explain::check::input_does_not_fit;
+use reversi::explain::replay::Position;
 use reversi::format::cs561;
-use reversi::grader::check::input_does_not_fit;
-use reversi::grader::replay::Position;
-use reversi::grader::tree::{Limits, Tree};
+use reversi::tree::{Limits, Tree};
 
 /// A chromedriver of our own, on a free port, in a process group of its own: the
 /// group (chromedriver and the browsers it started) is killed when this is dropped.
@@ -141,7 +141,7 @@ fn tree_of(input: &str, log: Option<&str>) -> (Tree, Position) {
     let root = Position::root(&problem);
     let output = match log {
         Some(log) => log.to_string(),
-        None => String::from_utf8(reversi::grader::batch::solve_problem(
+        None => String::from_utf8(reversi::grading::batch::solve_problem(
             &problem,
             reversi::format::Style::default(),
         ))
@@ -492,7 +492,7 @@ fn a_log_past_the_node_limit_says_what_it_shows_and_how_to_narrow_it() {
     let (whole, _) = tree_of(&start, None);
     let visits = whole.visits;
     let problem = cs561::parse(start.as_bytes(), None).unwrap();
-    let output = reversi::grader::batch::solve_problem(&problem, Default::default());
+    let output = reversi::grading::batch::solve_problem(&problem, Default::default());
     let limits = Limits {
         max_nodes: 300,
         ..Limits::default()
@@ -505,7 +505,7 @@ fn a_log_past_the_node_limit_says_what_it_shows_and_how_to_narrow_it() {
         assert!(
             notes.iter().any(|n| n.starts_with(&format!(
                 "This page shows the first 300 of the log's {} nodes",
-                reversi::grader::tree::page::group(visits)
+                reversi::tree::page::group(visits)
             )) && n.contains("--focus \"d3\"")),
             "{notes:?}"
         );
@@ -739,7 +739,7 @@ fn a_deep_log_wrong_far_down_opens_with_the_difference_in_view() {
     let input = dir.path().join("input.txt");
     fs::write(&input, &start).unwrap();
     let problem = cs561::parse(start.as_bytes(), None).unwrap();
-    let ours = String::from_utf8(reversi::grader::batch::solve_problem(
+    let ours = String::from_utf8(reversi::grading::batch::solve_problem(
         &problem,
         Default::default(),
     ))
@@ -837,8 +837,8 @@ fn practice_grades_a_right_answer_right_and_a_wrong_one_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let url = page(dir.path(), "practice", &["--practice", "--seed", "3"]);
     // Our answers, from our solver's log of the same case.
-    let problem = reversi::grader::tree::practice::practice(3).problem;
-    let output = reversi::grader::batch::solve_problem(&problem, Default::default());
+    let problem = reversi::tree::practice::practice(3).problem;
+    let output = reversi::grading::batch::solve_problem(&problem, Default::default());
     let ours = Tree::from_output(
         &String::from_utf8(output).unwrap(),
         Some(Position::root(&problem)),

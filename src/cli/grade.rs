@@ -10,16 +10,16 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
-use crate::grader::batch::find_cases;
-use crate::grader::grade::{
+use crate::grading::batch::find_cases;
+use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
     GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
 };
-use crate::grader::language::{Language, Toolchain};
-use crate::grader::package as bundle;
-use crate::grader::platform::{self, Targets, VocareumFiles};
-use crate::grader::printable::{printable, printable_json};
-use crate::grader::shard::Shard;
+use crate::grading::language::{Language, Toolchain};
+use crate::grading::package as bundle;
+use crate::grading::platform::{self, Targets, VocareumFiles};
+use crate::grading::shard::Shard;
+use crate::printable::{printable, printable_json};
 use crate::sandbox;
 
 /// `reversi grade`: a class, or `grade merge` of the reports of its shards.

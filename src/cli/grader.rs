@@ -12,24 +12,23 @@ use thiserror::Error;
 
 use super::sandbox::SandboxArgs;
 use super::{DialectArg, EolArg, SolveArgs};
+use crate::explain::check;
+use crate::explain::mistake::Mistake;
 use crate::format::cs561;
 use crate::format::cs561::Dialect;
 use crate::format::LineEnd;
-use crate::grader::batch::{
+use crate::grading::batch::{
     self, find_cases, ArgsSyntax, BatchError, BatchOptions, CaseOptions, CaseResult, Runner,
     Summary, Verdict,
 };
-use crate::grader::catching;
-use crate::grader::check;
-use crate::grader::gen::{self, Category, GenError, GenOptions};
-use crate::grader::grade::{group_mistakes, StudentGrade};
-use crate::grader::mistake::Mistake;
-use crate::grader::platform::junit;
-use crate::grader::printable::{printable_json, terminal_text};
-use crate::grader::tree::TreeError;
+use crate::grading::gen::{self, Category, GenError, GenOptions};
+use crate::grading::grade::{group_mistakes, StudentGrade};
+use crate::grading::platform::junit;
 use crate::output_file::{self, Durability};
+use crate::printable::{printable_json, terminal_text};
 use crate::sandbox::policy::PolicyError;
 use crate::sandbox::{self, SandboxError};
+use crate::tree::TreeError;
 
 /// Arguments of `reversi check`.
 #[derive(Debug, Args)]
@@ -95,13 +94,15 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
             || cause.is::<TreeError>()
             || cause.is::<SandboxError>()
             || cause.is::<PolicyError>()
-            || cause.is::<crate::grader::grade::GradeError>()
+            || cause.is::<crate::grading::grade::GradeError>()
             || cause
-                .downcast_ref::<crate::grader::platform::merge::MergeError>()
-                .is_some_and(|e| !matches!(e, crate::grader::platform::merge::MergeError::Write(_)))
+                .downcast_ref::<crate::grading::platform::merge::MergeError>()
+                .is_some_and(|e| {
+                    !matches!(e, crate::grading::platform::merge::MergeError::Write(_))
+                })
             || cause
-                .downcast_ref::<crate::grader::package::PackageError>()
-                .is_some_and(|e| matches!(e, crate::grader::package::PackageError::Exists { .. }))
+                .downcast_ref::<crate::grading::package::PackageError>()
+                .is_some_and(|e| matches!(e, crate::grading::package::PackageError::Exists { .. }))
     })
 }
 
@@ -460,7 +461,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
 /// `reversi batch DIR --mutants`: which fault each case catches; [`Failed`] when
 /// some fault is caught by none.
 fn mutant_matrix(cases: &[batch::Case]) -> Result<()> {
-    let matrix = catching::measure(cases, &SolverFlags).map_err(anyhow::Error::msg)?;
+    let matrix = batch::catching_matrix(cases, &SolverFlags).map_err(anyhow::Error::msg)?;
     let missed = matrix.missed();
     let mut text = matrix.to_string();
     let applicable = Mistake::SIMULATED.len() - matrix.not_applicable().len();

@@ -23,8 +23,8 @@ use thiserror::Error;
 use crate::board::{perft, Geometry};
 use crate::format::cs561::{self, Dialect, InputError, MAX_INPUT_BYTES};
 use crate::format::{LineEnd, Style};
-use crate::grader::printable::terminal_text;
 use crate::output_file::{self, Durability, Sink, WriteError};
+use crate::printable::terminal_text;
 
 mod engine;
 mod tristate;

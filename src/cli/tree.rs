@@ -8,14 +8,14 @@ use clap::Args;
 
 use super::grader::{print_out, read, write_whole, GraderUsageError};
 use super::DialectArg;
+use crate::explain::check;
+use crate::explain::replay::Position;
 use crate::format::cs561::{self, Dialect};
 use crate::format::Style;
-use crate::grader::batch;
-use crate::grader::check;
-use crate::grader::printable::printable;
-use crate::grader::replay::Position;
-use crate::grader::tree::diff::Diff;
-use crate::grader::tree::{self as picture, page, parse_path, Limits, Tree};
+use crate::grading::batch;
+use crate::printable::printable;
+use crate::tree::diff::Diff;
+use crate::tree::{self as picture, page, parse_path, Limits, Tree};
 
 /// The input `tree` reads when none is named, as the solver does.
 const DEFAULT_INPUT: &str = "input.txt";

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use reversi::board::Board;
-use reversi::grader::batch::{ArgsSyntax, CaseOptions};
+use reversi::grading::batch::{ArgsSyntax, CaseOptions};
 
 /// The 8 directions as (row step, column step).
 const DIRECTIONS: [(i32, i32); 8] = [

@@ -1,0 +1,168 @@
+//! Running a student's program on one case, in the sandbox, and reading what it
+//! left: an output to compare, or why there is none.
+
+use std::fs;
+use std::io;
+
+use super::{Case, Verdict};
+use crate::printable::printable_bytes;
+use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
+
+/// What running a case gave.
+pub(super) enum Produced {
+    /// An output file to compare.
+    Output(Vec<u8>),
+    /// No output to compare: a crash, a timeout, nothing written; and whether the
+    /// lines of standard error the row shows hold a CR (a crash on a CR read from
+    /// `input.txt`, as `KeyError: 'X\r'`).
+    Failed(Verdict, String, bool),
+}
+
+/// Lines of a crashed program's standard error shown in its row.
+const STDERR_LINES: usize = 3;
+
+/// Runs a student's program on `input` the way the course's grader does, in the
+/// sandbox.
+pub(super) fn run_program(
+    case: &Case,
+    input: &[u8],
+    command: &str,
+    sandbox: &Sandbox,
+) -> io::Result<Produced> {
+    let expected = fs::metadata(&case.expected)?.len();
+    let run = sandbox.run(&Program {
+        command,
+        args: &[],
+        files: &[("input.txt", input)],
+    })?;
+    let limits = sandbox.limits();
+    let stderr_cr = run
+        .stderr
+        .last_lines(STDERR_LINES)
+        .iter()
+        .any(|line| line.contains(&b'\r'));
+    let stderr = || {
+        let lines = run.stderr.last_lines(STDERR_LINES);
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let lines: Vec<String> = lines.into_iter().map(printable_bytes).collect();
+            format!("; stderr: {}", lines.join(" | "))
+        }
+    };
+    let exhausted = || {
+        let mut text = String::new();
+        if run.exhausted.memory {
+            text += &format!(
+                ", out of memory (the limit is {} MiB, --memory)",
+                limits.memory >> 20
+            );
+        }
+        if run.exhausted.processes {
+            text += &format!(
+                ", hit the process limit ({}, --processes)",
+                limits.processes
+            );
+        }
+        text
+    };
+    let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, detail, stderr_cr));
+    let ended = match run.ending {
+        Ending::Exited(0) => None,
+        Ending::WallTime => Some((
+            Verdict::Timeout,
+            format!(
+                "still running after {} s: every process of the run was killed{}",
+                limits.wall.as_secs_f64(),
+                exhausted()
+            ),
+        )),
+        Ending::Signal(libc::SIGXCPU) => Some((
+            Verdict::Timeout,
+            format!(
+                "used {} s of CPU time (--cpu-time): killed{}",
+                limits.cpu.as_secs(),
+                exhausted()
+            ),
+        )),
+        Ending::Signal(libc::SIGXFSZ) => Some((
+            Verdict::OutputTooLarge,
+            format!(
+                "wrote a file past {} MiB (--file-size): killed",
+                limits.file_size >> 20
+            ),
+        )),
+        Ending::Signal(signal) => Some((
+            Verdict::Crash,
+            format!(
+                "killed by {}{}{}",
+                signal_name(signal),
+                exhausted(),
+                stderr()
+            ),
+        )),
+        Ending::Stopped => Some((
+            Verdict::Interrupted,
+            "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run \
+             was killed"
+                .into(),
+        )),
+        Ending::Exited(code) => Some((
+            Verdict::Crash,
+            format!("exit status {code}{}{}", exhausted(), stderr()),
+        )),
+    };
+    if let Some((verdict, detail)) = ended {
+        return failed(verdict, detail);
+    }
+    // Twice the expected size, and at least 64 KiB more: room for any wrong answer.
+    let bound = expected + expected.max(64 << 10);
+    match run.read_output("output.txt", bound)? {
+        OutputFile::Regular(bytes) => Ok(Produced::Output(bytes)),
+        OutputFile::Missing => {
+            let mut detail = "exited 0 without writing output.txt".to_string();
+            let others = run.other_files(&["input.txt"]);
+            if !others.is_empty() {
+                let names: Vec<String> = others.iter().map(|n| printable_bytes(n)).collect();
+                detail += &format!("; it left {}", names.join(", "));
+            }
+            if run.stdout.size > 0 {
+                detail += &format!(
+                    "; it printed {} bytes to standard output instead",
+                    run.stdout.size
+                );
+            }
+            failed(Verdict::NoOutput, detail)
+        }
+        OutputFile::NotAFile(what) => failed(
+            Verdict::NotAFile,
+            format!("output.txt is {what}, not a regular file: not read"),
+        ),
+        OutputFile::TooLarge(size) => failed(
+            Verdict::OutputTooLarge,
+            format!(
+                "output.txt has {size} bytes, the expected one {expected}: not read past \
+                 {bound}"
+            ),
+        ),
+    }
+}
+
+/// A signal's name, as in `kill -l`, with its number.
+fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "SIGINT",
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGSYS => "SIGSYS",
+        _ => return format!("signal {signal}"),
+    };
+    format!("{name} (signal {signal})")
+}

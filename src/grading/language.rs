@@ -1,0 +1,358 @@
+//! The languages of the handout: a submission is graded by what it holds. A Python
+//! program (the file the handout names, `hw1cs561s2017.py`) runs with python2 or
+//! python3, as its `#!` line or the grader's choice says; Java sources (`*.java`)
+//! are compiled once with javac, C++ sources (`*.cpp`) once with `g++ -O2`, each
+//! build in the sandbox with its own wall time, and the build is then what every
+//! case runs. A program one folder down (`hw1/agent.java`) is found too.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::printable::printable_bytes;
+use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
+
+/// A language of the handout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// Python 2.
+    Python2,
+    /// Python 3.
+    Python3,
+    /// Java, compiled with javac.
+    Java,
+    /// C++, compiled with g++ -O2.
+    Cpp,
+}
+
+impl Language {
+    /// The language's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python2 => "Python 2",
+            Language::Python3 => "Python 3",
+            Language::Java => "Java",
+            Language::Cpp => "C++",
+        }
+    }
+}
+
+/// How each language's programs are built and run.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// The Python file the handout names.
+    pub python_file: String,
+    /// The Python of a program whose `#!` line names neither python2 nor python3.
+    pub default_python: Language,
+    /// The python2 interpreter (a name on the programs' `PATH`, or a full path).
+    pub python2: String,
+    /// The python3 interpreter.
+    pub python3: String,
+    /// Wall time of a build.
+    pub build_time: Duration,
+}
+
+impl Default for Toolchain {
+    fn default() -> Toolchain {
+        Toolchain {
+            python_file: "hw1cs561s2017.py".into(),
+            default_python: Language::Python3,
+            python2: "python2".into(),
+            python3: "python3".into(),
+            build_time: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Toolchain {
+    /// What a submission holds that this toolchain grades, in words.
+    pub fn wanted(&self) -> String {
+        format!("{}, *.java or *.cpp", self.python_file)
+    }
+
+    /// The programs the runs and builds of `language` start, each to be found and
+    /// seen in the sandbox.
+    pub fn programs(&self, language: Language) -> Vec<String> {
+        match language {
+            Language::Python2 => vec![self.python2.clone()],
+            Language::Python3 => vec![self.python3.clone()],
+            Language::Java => vec!["javac".into(), "jar".into(), "java".into()],
+            Language::Cpp => vec!["g++".into()],
+        }
+    }
+}
+
+/// A program found in a submission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Its language.
+    pub language: Language,
+    /// The folder that holds it (the submission's, or one below it).
+    pub folder: PathBuf,
+    /// Its main file (the Python file, the Java file with `main`, a C++ file).
+    pub file: PathBuf,
+    /// The main file's path under the submission's folder, for the reports.
+    pub relative: String,
+    /// Java's main class (the main file's name).
+    pub main_class: String,
+}
+
+impl Found {
+    /// Where the program was found and what it is, for the reports.
+    pub fn description(&self) -> String {
+        let below = if self.relative.contains('/') {
+            ", one folder down"
+        } else {
+            ""
+        };
+        format!("{} ({}{below})", self.relative, self.language.name())
+    }
+}
+
+/// The program of the submission `folder`: in it, else in one of its folders (in
+/// name order); `None` when there is none.
+pub fn find(folder: &Path, toolchain: &Toolchain) -> Option<Found> {
+    if let Some(found) = find_in(folder, folder, toolchain) {
+        return Some(found);
+    }
+    let mut below: Vec<PathBuf> = fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            !name.starts_with('.') && name != "__MACOSX"
+        })
+        .map(|e| e.path())
+        .collect();
+    below.sort();
+    below
+        .iter()
+        .find_map(|inner| find_in(folder, inner, toolchain))
+}
+
+/// The regular files of `folder` whose names end with `extension`, in name order.
+fn files_ending(folder: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
+}
+
+fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Found> {
+    let found = |language, file: PathBuf, main_class: String| {
+        let relative = file
+            .strip_prefix(submission)
+            .unwrap_or(&file)
+            .to_string_lossy()
+            .into_owned();
+        Found {
+            language,
+            folder: folder.to_path_buf(),
+            file,
+            relative,
+            main_class,
+        }
+    };
+    let python = folder.join(&toolchain.python_file);
+    if python.is_file() {
+        let first = fs::read(&python).unwrap_or_default();
+        let first = first.split(|&b| b == b'\n').next().unwrap_or_default();
+        let language = if !first.starts_with(b"#!") {
+            toolchain.default_python
+        } else if contains(first, b"python3") {
+            Language::Python3
+        } else if contains(first, b"python2") {
+            Language::Python2
+        } else {
+            toolchain.default_python
+        };
+        return Some(found(language, python, String::new()));
+    }
+    let java = files_ending(folder, "java");
+    if !java.is_empty() {
+        let main = java
+            .iter()
+            .find(|file| fs::read(file).is_ok_and(|text| contains(&text, b"static void main")))
+            .unwrap_or(&java[0])
+            .clone();
+        let class = main
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return Some(found(Language::Java, main, class));
+    }
+    let cpp = files_ending(folder, "cpp");
+    cpp.first()
+        .map(|file| found(Language::Cpp, file.clone(), String::new()))
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Quotes `text` for a POSIX shell.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// A program ready to run: its command, and the build it runs from (removed when
+/// this is dropped).
+#[derive(Debug)]
+pub struct Built {
+    /// The shell command every case runs.
+    pub command: String,
+    /// The folder of the build, to show to the runs read-only.
+    pub build: Option<tempfile::TempDir>,
+}
+
+/// A build that failed.
+#[derive(Debug, Error)]
+pub enum BuildError {
+    /// The compiler refused the program, or ran out of its limits.
+    #[error("{0}")]
+    Compile(String),
+    /// The grader could not run the build or keep what it made.
+    #[error("cannot build the program: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Lines of a compiler's standard error in a COMPILE ERROR row.
+const ERROR_LINES: usize = 5;
+
+/// Builds `found` in `sandbox` (which shows the submission), within the toolchain's
+/// build time: nothing to build for Python; javac then jar for Java; g++ -O2 for
+/// C++. What the build makes is copied from its work folder into a fresh folder
+/// others may read, from which every case runs.
+pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<Built, BuildError> {
+    let file = shell_quote(&found.file.display().to_string());
+    let (script, made, mode) = match found.language {
+        Language::Python2 | Language::Python3 => {
+            let python = if found.language == Language::Python2 {
+                &toolchain.python2
+            } else {
+                &toolchain.python3
+            };
+            return Ok(Built {
+                command: format!("{} {file}", shell_quote(python)),
+                build: None,
+            });
+        }
+        Language::Java => (
+            "mkdir classes && javac -encoding UTF-8 -d classes \"$1\"/*.java && \
+             jar cf prog.jar -C classes .",
+            "prog.jar",
+            0o644,
+        ),
+        Language::Cpp => ("g++ -O2 -o prog \"$1\"/*.cpp", "prog", 0o755),
+    };
+    let builder = sandbox.with_wall(toolchain.build_time);
+    let folder = found.folder.display().to_string();
+    let run = builder.run(&Program {
+        command: script,
+        args: &[folder],
+        files: &[],
+    })?;
+    let errors = || {
+        let lines: Vec<String> = run
+            .stderr
+            .last_lines(ERROR_LINES)
+            .into_iter()
+            .map(printable_bytes)
+            .collect();
+        if lines.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", lines.join(" | "))
+        }
+    };
+    match run.ending {
+        Ending::Exited(0) => {}
+        Ending::Exited(code) => {
+            return Err(BuildError::Compile(format!(
+                "the build failed (exit status {code}){}",
+                errors()
+            )))
+        }
+        Ending::WallTime => {
+            return Err(BuildError::Compile(format!(
+                "the build was still running after {} s: killed",
+                toolchain.build_time.as_secs_f64()
+            )))
+        }
+        Ending::Signal(signal) => {
+            return Err(BuildError::Compile(format!(
+                "the build was killed by signal {signal}{}",
+                errors()
+            )))
+        }
+        Ending::Stopped => return Err(BuildError::Compile("the build was interrupted".into())),
+    }
+    let bytes = match run.read_output(made, sandbox.limits().file_size)? {
+        OutputFile::Regular(bytes) => bytes,
+        _ => {
+            return Err(BuildError::Compile(format!(
+                "the build made no {made}{}",
+                errors()
+            )))
+        }
+    };
+    let build = tempfile::Builder::new()
+        .prefix("reversi-build-")
+        .tempdir()?;
+    fs::set_permissions(build.path(), fs::Permissions::from_mode(0o755))?;
+    let program = build.path().join(made);
+    fs::write(&program, bytes)?;
+    fs::set_permissions(&program, fs::Permissions::from_mode(mode))?;
+    let program = shell_quote(&program.display().to_string());
+    let command = match found.language {
+        Language::Java => format!("java -cp {program} {}", shell_quote(&found.main_class)),
+        _ => program,
+    };
+    Ok(Built {
+        command,
+        build: Some(build),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_submission_is_graded_by_what_it_holds() {
+        let toolchain = Toolchain::default();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert_eq!(find(root, &toolchain), None);
+        fs::create_dir(root.join("hw1")).unwrap();
+        fs::write(root.join("hw1/Helper.java"), "class Helper {}").unwrap();
+        fs::write(
+            root.join("hw1/agent.java"),
+            "class agent { public static void main(String[] a) {} }",
+        )
+        .unwrap();
+        let java = find(root, &toolchain).unwrap();
+        assert_eq!(java.language, Language::Java);
+        assert_eq!(java.relative, "hw1/agent.java");
+        assert_eq!(java.main_class, "agent");
+        assert_eq!(java.description(), "hw1/agent.java (Java, one folder down)");
+        fs::write(root.join("hw1cs561s2017.py"), "#!/usr/bin/env python2\n").unwrap();
+        let python = find(root, &toolchain).unwrap();
+        assert_eq!(python.language, Language::Python2);
+        assert_eq!(python.relative, "hw1cs561s2017.py");
+        fs::write(root.join("hw1cs561s2017.py"), "print 1\n").unwrap();
+        assert_eq!(find(root, &toolchain).unwrap().language, Language::Python3);
+    }
+}
