@@ -5,12 +5,13 @@
 //! honest "ambiguous" (several mistakes of the catalogue write the file, the true
 //! cause among them: honest, not wrong, and not fully right either), an honest "not
 //! explained", or a wrong cause (the worst outcome; none is allowed). An ambiguous
-//! answer that leaves the true cause out is wrong.
+//! answer that leaves the true cause out is wrong. Every explanation's first sentence
+//! has at most [`HEADLINE_WORDS`] words.
 
 use std::fs;
 use std::path::Path;
 
-use reversi::explain::check::check_with_input;
+use reversi::explain::check::{check_with_input, first_sentence, HEADLINE_WORDS};
 use reversi::format::cs561;
 use walkdir::WalkDir;
 
@@ -26,6 +27,7 @@ struct Tally {
 fn check_names_the_true_cause_or_says_it_cannot() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus");
     let mut tally = Tally::default();
+    let mut long = Vec::new();
     for entry in WalkDir::new(&root)
         .min_depth(1)
         .max_depth(1)
@@ -51,6 +53,13 @@ fn check_names_the_true_cause_or_says_it_cannot() {
             false,
             Some(&problem),
         );
+        if let Some(difference) = &report.difference {
+            let first = first_sentence(&difference.explanation);
+            let words = first.split_whitespace().count();
+            if words > HEADLINE_WORDS {
+                long.push(format!("{name}: {words} words: {first}"));
+            }
+        }
         // (only the mistake itself counts: another way of making the same kind of
         // mistake tells the student something false about the program)
         let named = report
@@ -108,4 +117,8 @@ fn check_names_the_true_cause_or_says_it_cannot() {
         println!("  {row}");
     }
     assert!(tally.wrong.is_empty(), "wrong causes: {:#?}", tally.wrong);
+    assert!(
+        long.is_empty(),
+        "first sentences over {HEADLINE_WORDS} words: {long:#?}"
+    );
 }

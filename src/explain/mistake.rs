@@ -210,6 +210,25 @@ pub enum Mistake {
     MissingLines,
     /// The file goes on after the expected end.
     ExtraLines,
+    // Told by the student's own tree (see [`crate::explain::audit`]).
+    /// A move turns only the discs of its row and column, never a diagonal.
+    NoDiagonalFlips,
+    /// A leaf's value is not E of its board for the root player.
+    WrongLeafValue,
+    /// An inner node opens with another value than its infinity (`-Infinity` at MAX,
+    /// `Infinity` at MIN).
+    WrongOpeningValue,
+    /// A node's alpha and beta are not those it should hold: received from its parent,
+    /// or updated after a child.
+    WrongWindow,
+    /// A node's value after a child is not the best of its value and the child's.
+    WrongBackedUpValue,
+    /// A node's value after a child is that child's value, not the best so far.
+    LastChildValue,
+    /// A legal move of a node's board never searched.
+    MissingMove,
+    /// Leaves are searched but never printed.
+    MissingLeafLines,
 }
 
 impl Mistake {
@@ -330,6 +349,14 @@ impl Mistake {
             Mistake::IllegalMove => "illegal-move",
             Mistake::MissingLines => "missing-lines",
             Mistake::ExtraLines => "extra-lines",
+            Mistake::NoDiagonalFlips => "no-diagonal-flips",
+            Mistake::WrongLeafValue => "wrong-leaf-value",
+            Mistake::WrongOpeningValue => "wrong-opening-value",
+            Mistake::WrongWindow => "wrong-window",
+            Mistake::WrongBackedUpValue => "wrong-backed-up-value",
+            Mistake::LastChildValue => "last-child-value",
+            Mistake::MissingMove => "missing-move",
+            Mistake::MissingLeafLines => "missing-leaf-lines",
         }
     }
 
@@ -406,6 +433,14 @@ impl Mistake {
             Mistake::IllegalMove => "a move that is not legal",
             Mistake::MissingLines => "file ends early",
             Mistake::ExtraLines => "extra lines at the end",
+            Mistake::NoDiagonalFlips => "no flips along diagonals",
+            Mistake::WrongLeafValue => "a leaf's value is not E of its board",
+            Mistake::WrongOpeningValue => "a node opens with the wrong infinity",
+            Mistake::WrongWindow => "alpha/beta not those the node holds",
+            Mistake::WrongBackedUpValue => "a node's value is not the best so far",
+            Mistake::LastChildValue => "a node takes its last child's value, not the best",
+            Mistake::MissingMove => "a legal move never searched",
+            Mistake::MissingLeafLines => "leaves searched but not printed",
         }
     }
 
@@ -424,7 +459,9 @@ impl Mistake {
             | Mistake::Row1NulNames
             | Mistake::MoveOrder
             | Mistake::MisnamedNodes
-            | Mistake::IllegalMove => Stage::Upstream,
+            | Mistake::IllegalMove
+            | Mistake::NoDiagonalFlips
+            | Mistake::MissingMove => Stage::Upstream,
             Mistake::LastTiedMove
             | Mistake::BoardAfterPass
             | Mistake::BoardByStaticValue

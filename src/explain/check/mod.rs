@@ -22,6 +22,7 @@ pub use honest::{Candidate, TreeChange};
 
 use crate::board::{Board, Square, Squares};
 use crate::course_search::INFINITY;
+use crate::explain::audit::{audit, Finding};
 use crate::explain::diagnose::{diagnose, NoDiagnosis};
 use crate::explain::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 pub use crate::explain::mistake::Mistake;
@@ -186,6 +187,21 @@ pub fn check_with_input(
         if let (Some(Ok(diagnosis)), false) = (&diagnosis, explained) {
             candidates = honest::settle(&mut content, diagnosis, &want.texts, &got.texts);
         }
+        let reproduced = explained && !ambiguous;
+        if let (Some(problem), false) = (problem, reproduced) {
+            if let Some(finding) = audit(problem, &got.texts) {
+                // (several programs of the catalogue write an ambiguous file byte for
+                // byte: no reading of one line can tell them apart better)
+                let takes_over = !ambiguous
+                    && match content.mistake {
+                        None => true,
+                        Some(m) => finding.mistake.is_some() && !m.rewrites_text_only(),
+                    };
+                if takes_over {
+                    content = from_finding(finding, &want.texts, &got.texts);
+                }
+            }
+        }
         if want
             .ends
             .iter()
@@ -196,6 +212,7 @@ pub fn check_with_input(
         }
         Some(content)
     };
+    let difference = difference.map(|d| with_headline(d, ambiguous, candidates.len()));
     if let (Some(difference), true) = (&difference, mistakes.is_empty()) {
         mistakes = plain_listing(difference, &want, &got, problem.is_some());
     }
@@ -221,6 +238,73 @@ pub fn check_with_input(
         candidates,
         ambiguous,
         aligned,
+    }
+}
+
+/// The most words the first sentence of an explanation has: a student who reads only
+/// it knows what to fix.
+pub const HEADLINE_WORDS: usize = 30;
+
+/// The first sentence of an explanation: up to its first full stop (or the whole
+/// text).
+pub fn first_sentence(explanation: &str) -> &str {
+    explanation
+        .find(". ")
+        .map_or(explanation, |end| &explanation[..=end])
+}
+
+/// `difference` with a first sentence of at most [`HEADLINE_WORDS`] words: its own
+/// when short enough, else one that says at which node the file does what, before
+/// the explanation.
+fn with_headline(mut difference: Difference, ambiguous: bool, candidates: usize) -> Difference {
+    let words = first_sentence(&difference.explanation)
+        .split_whitespace()
+        .count();
+    if words <= HEADLINE_WORDS {
+        return difference;
+    }
+    let place = match (&difference.node, difference.line) {
+        (Some(node), Some(line)) => {
+            let name = node.rsplit(" > ").next().unwrap_or(node);
+            format!("At {} (line {line})", escaped(name))
+        }
+        (None, Some(line)) => format!("At line {line}"),
+        _ => "In the file's byte form".to_string(),
+    };
+    let headline = match (difference.mistake, ambiguous) {
+        (_, true) => format!(
+            "{place} your file fits {candidates} known mistakes equally; this case cannot tell \
+             which."
+        ),
+        (Some(mistake), false) => format!(
+            "{place} your program shows this mistake: {}.",
+            mistake.label()
+        ),
+        (None, false) => {
+            format!("{place} your line is not the rules' line, and no known mistake explains it.")
+        }
+    };
+    difference.explanation = format!("{headline} {}", difference.explanation);
+    difference
+}
+
+/// The difference the judge of the student's own tree found: its first sentence, then
+/// the evidence; the board as the student's moves make it.
+fn from_finding(finding: Finding, want: &[String], got: &[String]) -> Difference {
+    let index = finding.line - 1;
+    Difference {
+        line: Some(finding.line),
+        expected: want.get(index).cloned(),
+        actual: got.get(index).cloned(),
+        node: Some(finding.node.clone()),
+        mistake: finding.mistake,
+        explanation: format!("{} {}", finding.sentence, finding.evidence)
+            .trim_end()
+            .to_string(),
+        board: Some(BoardView {
+            title: format!("the board at {} (as your moves make it)", finding.node),
+            grid: finding.grid,
+        }),
     }
 }
 

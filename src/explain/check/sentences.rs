@@ -530,6 +530,14 @@ impl<'a> Context<'a> {
             | Mistake::WrongBoard
             | Mistake::IllegalMove
             | Mistake::MissingLines
+            | Mistake::NoDiagonalFlips
+            | Mistake::WrongLeafValue
+            | Mistake::WrongOpeningValue
+            | Mistake::WrongWindow
+            | Mistake::WrongBackedUpValue
+            | Mistake::LastChildValue
+            | Mistake::MissingMove
+            | Mistake::MissingLeafLines
             // (the catalogue finds only the mistakes it simulates)
             | Mistake::ExtraLines => fault.label().into(),
         };

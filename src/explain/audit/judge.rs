@@ -1,0 +1,568 @@
+//! The walk: the student's log read as a tree, node by node, each line judged by
+//! the rules (or a [`Reading`] of them) from the student's own state.
+
+use super::Reading;
+use crate::board::{Board, Geometry, Square};
+use crate::course_search::INFINITY;
+use crate::eval::{Cs561, Evaluation};
+use crate::explain::log::{self, Entry, LOG_START};
+use crate::explain::replay::{other, square_of};
+use crate::format::cs561::{board_lines, Dialect, Player, Problem, Task};
+use crate::format::LineEnd;
+
+/// A node as the student's own lines make it: the board their moves lead to (under
+/// the reading's flips), who moves, and the passes on its path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The board, from the view of the side to move.
+    pub board: Board,
+    /// The side to move.
+    pub player: Player,
+    /// Passes that immediately precede the node (the node itself when it is one).
+    pub consecutive_passes: u32,
+    /// Passes on the path from the root (the node included).
+    pub passes: u32,
+    /// Whether the node's parent is a pass.
+    pub parent_is_pass: bool,
+}
+
+/// The rule a line breaks, with what the rule wants there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// The log's first line is not `root,0,...`.
+    RootLine,
+    /// A leaf (at the cut-off depth, or the game over) is expanded: its children follow.
+    LeafExpanded {
+        /// The node is at the cut-off depth (else the game is over there).
+        at_cutoff: bool,
+    },
+    /// An inner node is printed once, as a leaf.
+    InnerAsLeaf {
+        /// Its legal moves (none: it passes).
+        moves: Vec<String>,
+    },
+    /// A leaf's value is not E of its board.
+    LeafValue {
+        /// E of the node's board for the root player.
+        want: i32,
+    },
+    /// An inner node does not open with its infinity.
+    OpeningValue {
+        /// `-Infinity` at MAX, `Infinity` at MIN.
+        want: i32,
+    },
+    /// A node's alpha and beta are not those it should hold.
+    Window {
+        /// The alpha and beta it should print.
+        want: (i32, i32),
+        /// The line is the node's first (it receives them from its parent).
+        opening: bool,
+        /// The node has just reached its cut-off (they stay unchanged).
+        cut: bool,
+    },
+    /// A child other than the next one the rules give.
+    WrongChild {
+        /// The next child the rules give.
+        want: String,
+        /// The node's legal moves, in positional order (empty: it passes).
+        moves: Vec<String>,
+    },
+    /// The node is left before all its children, without a cut-off.
+    ChildMissing {
+        /// The next child the rules give.
+        want: String,
+        /// The node's value and window (no cut-off is due).
+        value: i32,
+        /// Alpha and beta.
+        window: (i32, i32),
+        /// The missing child is a leaf.
+        leaf: bool,
+    },
+    /// Another child after the last one, or after a cut-off.
+    ExtraChild {
+        /// The node had reached its cut-off.
+        after_cut: bool,
+        /// The children it had, in order.
+        children: Vec<String>,
+    },
+    /// The node's line after a child is missing (the next line is another node's).
+    NoLineAfterChild {
+        /// The node had just reached its cut-off.
+        cut: bool,
+    },
+    /// The node's line after a child names another node.
+    ClosingName {
+        /// The node's own name.
+        want: String,
+    },
+    /// The node's value after a child is not the best so far.
+    BackedUpValue {
+        /// max (MAX) or min (MIN) of its value before and the child's.
+        want: i32,
+        /// The node's value before the child.
+        before: i32,
+        /// The child's value.
+        child: i32,
+    },
+    /// The file ends inside the tree.
+    EndsEarly,
+    /// Lines after the root's last.
+    GoesOn,
+    /// The next board is not the root's first best child's.
+    NextBoard {
+        /// The board the root's children choose (8 rows).
+        want: Vec<String>,
+        /// The root's child whose board it is; `None`: the input board.
+        chosen: Option<String>,
+    },
+}
+
+/// The first line that breaks a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Break {
+    /// The 0-based line of the file.
+    pub index: usize,
+    /// The node's path, from `root`.
+    pub path: Vec<String>,
+    /// The node there, as the student's lines make it.
+    pub node: Node,
+    /// The rule broken.
+    pub rule: Rule,
+    /// The node's depth.
+    pub depth: u32,
+}
+
+/// The walk's state.
+pub struct Judge<'a> {
+    problem: &'a Problem,
+    reading: Reading,
+    lines: &'a [String],
+    entries: Vec<Entry<'a>>,
+    values: Vec<Vec<Option<i32>>>,
+    next: usize,
+    passes_seen: u32,
+    path: Vec<String>,
+    root_children: Vec<(String, i32, Board)>,
+}
+
+type Judged<T> = Result<T, Box<Break>>;
+
+/// The directions a move walks, in the catalogue's order (row, column steps).
+const DIRECTIONS: [(i32, i32); 8] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+];
+
+/// A value as the student wrote it: the course's form, a float or another spelling of
+/// infinity (the form is told apart elsewhere).
+fn read_value(text: &str) -> Option<i32> {
+    log::parse_value(text)
+        .or_else(|| log::parse_float_value(text))
+        .or_else(|| log::parse_infinity_spelling(text))
+}
+
+/// A value as the course prints it.
+pub fn shown(value: i32) -> String {
+    match value {
+        INFINITY => "Infinity".into(),
+        v if v == -INFINITY => "-Infinity".into(),
+        v => v.to_string(),
+    }
+}
+
+impl<'a> Judge<'a> {
+    /// A judge of the file `lines` under `reading`; `None` when the file has no log
+    /// (fewer lines than the board and a header).
+    pub fn new(problem: &'a Problem, lines: &'a [String], reading: Reading) -> Option<Judge<'a>> {
+        let entries: Vec<Entry> = lines
+            .get(LOG_START..)?
+            .iter()
+            .map(|l| Entry::parse(l))
+            .collect();
+        let values = entries
+            .iter()
+            .map(|e| e.values.iter().map(|v| read_value(v)).collect())
+            .collect();
+        Some(Judge {
+            problem,
+            reading,
+            lines,
+            entries,
+            values,
+            next: 0,
+            passes_seen: 0,
+            path: Vec::new(),
+            root_children: Vec::new(),
+        })
+    }
+
+    /// Judges the whole file: the log, then the next board.
+    pub fn run(mut self) -> Judged<()> {
+        let root = Node {
+            board: self.problem.root(),
+            player: self.problem.player,
+            consecutive_passes: 0,
+            passes: 0,
+            parent_is_pass: false,
+        };
+        self.path.push("root".into());
+        let first = self.entries.first();
+        if first.is_none_or(|e| e.name != "root" || e.depth != Some(0)) {
+            return Err(self.broken(0, root, 0, Rule::RootLine));
+        }
+        self.visit(root, 0, -INFINITY, INFINITY)?;
+        if self.next < self.entries.len() {
+            return Err(self.broken(self.next, root, 0, Rule::GoesOn));
+        }
+        self.next_board(root)
+    }
+
+    fn broken(&self, entry: usize, node: Node, depth: u32, rule: Rule) -> Box<Break> {
+        Box::new(Break {
+            index: LOG_START + entry,
+            path: self.path.clone(),
+            node,
+            rule,
+            depth,
+        })
+    }
+
+    fn alpha_beta(&self) -> bool {
+        self.problem.task == Task::AlphaBeta
+    }
+
+    fn value(&self, entry: usize) -> Option<i32> {
+        self.values[entry].first().copied().flatten()
+    }
+
+    fn window(&self, entry: usize) -> Option<(i32, i32)> {
+        let v = &self.values[entry];
+        Some((v.get(1).copied().flatten()?, v.get(2).copied().flatten()?))
+    }
+
+    /// E of a node's board for the root player, as the reading counts it.
+    fn evaluation(&self, node: Node, depth: u32) -> i32 {
+        let (max, min) = if node.player == self.problem.player {
+            (node.board.own, node.board.opp)
+        } else {
+            (node.board.opp, node.board.own)
+        };
+        let e = Cs561.score(max, min);
+        match self.reading {
+            Reading::OtherPlayersE => -e,
+            Reading::SideToMoveE if !log::is_max_depth(depth) => -e,
+            _ => e,
+        }
+    }
+
+    fn cutoff(&self) -> u32 {
+        let d = self.problem.depth;
+        match self.reading {
+            Reading::CutoffOneDeeper => d + 1,
+            Reading::CutoffOneEarlier => d.saturating_sub(1),
+            _ => d,
+        }
+    }
+
+    /// Whether the node is a leaf under the reading: the cut-off depth, or the game over.
+    fn is_leaf(&self, node: Node, depth: u32) -> bool {
+        if depth >= self.cutoff() {
+            return true;
+        }
+        let older =
+            (self.problem.dialect == Dialect::S2017) == (self.reading == Reading::OtherEndRule);
+        let blocked = node.board.moves() == 0;
+        let over = if older {
+            node.passes >= 2
+                || node.board.own == 0
+                || node.board.opp == 0
+                || node.board.empty(Geometry::STANDARD) == 0
+        } else {
+            node.consecutive_passes >= 2
+        };
+        over || match self.reading {
+            Reading::GameEndsEarly => node.consecutive_passes >= 1 && blocked,
+            Reading::PassTestOnParent => {
+                node.parent_is_pass && node.consecutive_passes == 0 && blocked
+            }
+            Reading::StalePassFlag => node.consecutive_passes >= 1 && self.passes_seen >= 2,
+            _ => false,
+        }
+    }
+
+    /// The discs a move on `square` turns, as the reading flips them.
+    fn flips(&self, board: Board, square: Square) -> u64 {
+        let (row, col) = (i32::from(square.index() / 8), i32::from(square.index() % 8));
+        let mut turned = 0;
+        for &(dr, dc) in &DIRECTIONS {
+            if self.reading == Reading::NoDiagonalFlips && dr != 0 && dc != 0 {
+                continue;
+            }
+            let (mut r, mut c, mut run) = (row + dr, col + dc, 0u64);
+            while (0..8).contains(&r) && (0..8).contains(&c) && board.opp & (1 << (r * 8 + c)) != 0
+            {
+                run |= 1 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            let closed =
+                (0..8).contains(&r) && (0..8).contains(&c) && board.own & (1 << (r * 8 + c)) != 0;
+            if closed && run != 0 {
+                turned = if self.reading == Reading::OneDirectionFlips {
+                    run
+                } else {
+                    turned | run
+                };
+            }
+        }
+        turned
+    }
+
+    /// The node after the child `name`, or `None` when the rules give no such child.
+    fn child(&self, node: Node, name: &str) -> Option<Node> {
+        let board = if name == "pass" {
+            (node.board.moves() == 0).then(|| node.board.pass())?
+        } else {
+            let square = square_of(name)?;
+            if node.board.moves() & square.bit() == 0 {
+                return None;
+            }
+            let flips = self.flips(node.board, square);
+            Board {
+                own: node.board.opp & !flips,
+                opp: node.board.own | flips | square.bit(),
+            }
+        };
+        let pass = name == "pass";
+        Some(Node {
+            board,
+            player: other(node.player),
+            consecutive_passes: if pass { node.consecutive_passes + 1 } else { 0 },
+            passes: node.passes + u32::from(pass),
+            parent_is_pass: node.consecutive_passes > 0,
+        })
+    }
+
+    /// The children the rules give a node: its legal moves in positional order, or a
+    /// pass.
+    fn children(node: Node) -> Vec<String> {
+        let moves = node.board.moves();
+        if moves == 0 {
+            return vec!["pass".into()];
+        }
+        (0..64u8)
+            .filter(|i| moves & (1 << i) != 0)
+            .map(|i| Square::new(i / 8, i % 8).to_string())
+            .collect()
+    }
+
+    fn depth_at(&self, entry: usize) -> Option<u32> {
+        self.entries.get(entry).and_then(|e| e.depth)
+    }
+
+    /// Judges the node whose first line is the next one; returns its value.
+    fn visit(&mut self, node: Node, depth: u32, alpha: i32, beta: i32) -> Judged<i32> {
+        let first = self.next;
+        self.next += 1;
+        if node.consecutive_passes > 0 && self.path.last().is_some_and(|n| n == "pass") {
+            self.passes_seen += 1;
+        }
+        let leaf = self.is_leaf(node, depth);
+        let max = log::is_max_depth(depth);
+        let opening = if max { -INFINITY } else { INFINITY };
+        // (a node that opens with its infinity and prints its own line next has
+        // children, printed or not)
+        let closes_next = self
+            .entries
+            .get(self.next)
+            .is_some_and(|e| e.depth == Some(depth) && e.name == self.entries[first].name);
+        let printed_leaf = self.depth_at(self.next) != Some(depth + 1)
+            && !(closes_next && self.value(first) == Some(opening));
+        if leaf && !printed_leaf {
+            let at_cutoff = depth >= self.cutoff();
+            return Err(self.broken(first, node, depth, Rule::LeafExpanded { at_cutoff }));
+        }
+        if !leaf && printed_leaf {
+            let moves = Self::children(node)
+                .into_iter()
+                .filter(|c| c != "pass")
+                .collect();
+            return Err(self.broken(first, node, depth, Rule::InnerAsLeaf { moves }));
+        }
+        let want = if leaf {
+            self.evaluation(node, depth)
+        } else {
+            opening
+        };
+        if self.value(first) != Some(want) {
+            let rule = match leaf {
+                true => Rule::LeafValue { want },
+                false => Rule::OpeningValue { want },
+            };
+            return Err(self.broken(first, node, depth, rule));
+        }
+        if self.alpha_beta() && self.window(first) != Some((alpha, beta)) {
+            let rule = Rule::Window {
+                want: (alpha, beta),
+                opening: true,
+                cut: false,
+            };
+            return Err(self.broken(first, node, depth, rule));
+        }
+        if leaf {
+            return Ok(want);
+        }
+        let (mut v, mut a, mut b) = (want, alpha, beta);
+        let children = Self::children(node);
+        let mut visited: Vec<String> = Vec::new();
+        for want_child in &children {
+            let at = self.next;
+            if self.depth_at(at) != Some(depth + 1) {
+                if at >= self.entries.len() {
+                    return Err(self.broken(at, node, depth, Rule::EndsEarly));
+                }
+                let missing = self
+                    .child(node, want_child)
+                    .expect("a child the rules give");
+                let rule = Rule::ChildMissing {
+                    want: want_child.clone(),
+                    value: v,
+                    window: (a, b),
+                    leaf: self.is_leaf(missing, depth + 1),
+                };
+                return Err(self.broken(at, node, depth, rule));
+            }
+            let name = self.entries[at].name;
+            if name != want_child {
+                let moves = children.iter().filter(|c| *c != "pass").cloned().collect();
+                let rule = Rule::WrongChild {
+                    want: want_child.clone(),
+                    moves,
+                };
+                return Err(self.broken(at, node, depth, rule));
+            }
+            let child = self
+                .child(node, want_child)
+                .expect("a child the rules give");
+            self.path.push(want_child.clone());
+            let cv = self.visit(child, depth + 1, a, b)?;
+            self.path.pop();
+            visited.push(want_child.clone());
+            if depth == 0 {
+                self.root_children
+                    .push((want_child.clone(), cv, child.board));
+            }
+            let closing = self.next;
+            if self.depth_at(closing) != Some(depth) {
+                if closing >= self.entries.len() {
+                    return Err(self.broken(closing, node, depth, Rule::EndsEarly));
+                }
+                let cut = self.cuts(depth, v.max(cv), v.min(cv), a, b);
+                return Err(self.broken(closing, node, depth, Rule::NoLineAfterChild { cut }));
+            }
+            self.next += 1;
+            let own_name = self.path.last().cloned().unwrap_or_default();
+            if self.entries[closing].name != own_name {
+                let rule = Rule::ClosingName { want: own_name };
+                return Err(self.broken(closing, node, depth, rule));
+            }
+            let before = v;
+            v = if max { v.max(cv) } else { v.min(cv) };
+            let cut = self.cuts(depth, v, v, a, b);
+            let shown_v = match (self.reading, max) {
+                (Reading::FailHard, true) if !cut => v.max(a),
+                (Reading::FailHard, false) if !cut => v.min(b),
+                _ => v,
+            };
+            if self.value(closing) != Some(shown_v) {
+                let rule = Rule::BackedUpValue {
+                    want: shown_v,
+                    before,
+                    child: cv,
+                };
+                return Err(self.broken(closing, node, depth, rule));
+            }
+            let update = !cut || matches!(self.reading, Reading::UpdateBeforeCutoff);
+            if update {
+                if max {
+                    a = a.max(v);
+                } else {
+                    b = b.min(v);
+                }
+            }
+            if self.alpha_beta() && self.window(closing) != Some((a, b)) {
+                let rule = Rule::Window {
+                    want: (a, b),
+                    opening: false,
+                    cut,
+                };
+                return Err(self.broken(closing, node, depth, rule));
+            }
+            if cut {
+                break;
+            }
+        }
+        if self.depth_at(self.next) == Some(depth + 1) {
+            let after_cut = visited.len() < children.len();
+            let rule = Rule::ExtraChild {
+                after_cut,
+                children: visited,
+            };
+            return Err(self.broken(self.next, node, depth, rule));
+        }
+        Ok(if self.reading == Reading::FailHard {
+            self.value(self.next - 1).unwrap_or(v)
+        } else {
+            v
+        })
+    }
+
+    /// Whether a node at `depth` whose value is now `high` (MAX) or `low` (MIN) with
+    /// the window (`a`, `b`) prunes, under the reading.
+    fn cuts(&self, depth: u32, high: i32, low: i32, a: i32, b: i32) -> bool {
+        if !self.alpha_beta() || self.reading == Reading::NoPruning {
+            return false;
+        }
+        let strict = self.reading == Reading::StrictPruning;
+        match (log::is_max_depth(depth), strict) {
+            (true, false) => high >= b,
+            (true, true) => high > b,
+            (false, false) => low <= a,
+            (false, true) => low < a,
+        }
+    }
+
+    /// The next board: the root's first child with the strictly best value, from the
+    /// student's own values; the input board when the root passes or is a leaf.
+    fn next_board(&self, root: Node) -> Judged<()> {
+        let mut best: Option<&(String, i32, Board)> = None;
+        for child in self.root_children.iter().filter(|c| c.0 != "pass") {
+            if best.is_none_or(|b| child.1 > b.1) {
+                best = Some(child);
+            }
+        }
+        let (board, player, chosen) = match best {
+            Some((name, _, board)) => (*board, other(root.player), Some(name.clone())),
+            None => (root.board, root.player, None),
+        };
+        let (x, o) = player.x_and_o(board);
+        let text = String::from_utf8_lossy(&board_lines(x, o, LineEnd::Lf)).into_owned();
+        let want: Vec<String> = text.lines().map(str::to_string).collect();
+        match (0..8).find(|&i| self.lines.get(i) != want.get(i)) {
+            None => Ok(()),
+            Some(i) => Err(Box::new(Break {
+                index: i,
+                path: vec!["root".into()],
+                node: root,
+                rule: Rule::NextBoard { want, chosen },
+                depth: 0,
+            })),
+        }
+    }
+}

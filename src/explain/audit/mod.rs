@@ -1,0 +1,163 @@
+//! The student's own tree judged by the rules: the log's lines are read back as a
+//! tree, the student's moves are replayed on the student's own boards, and every line
+//! is judged by the rules *from the student's own state* (the alpha and beta their
+//! parent's last line holds, the values their own children printed). The first line
+//! that breaks a rule is where the program goes wrong, however many other bugs it has
+//! and whether or not the catalogue has this one.
+//!
+//! Then the upstream causes are looked for locally: each reading of
+//! [`Reading::ALL`] changes one rule (a move flips in one direction only, E for the
+//! other side, a stale pass flag, ...) and the tree is judged again under it; a
+//! reading that makes the broken line come true is a cause the file shows. A cause
+//! is named only when one reading (or the rule itself) accounts for the line;
+//! otherwise every reading that fits is shown, with how far each goes.
+
+mod judge;
+mod words;
+
+use judge::Judge;
+pub use judge::{Break, Rule};
+pub use words::Finding;
+
+use crate::explain::log::LOG_START;
+use crate::explain::mistake::Mistake;
+use crate::format::cs561::{Problem, Task};
+
+/// One way of changing the rules, as a program with a known mistake does. Each is one
+/// mistake of the [`Mistake`] model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The rules as they are.
+    Rules,
+    /// A move turns the discs of the last direction that brackets any
+    /// ([`Mistake::OneDirectionFlips`]).
+    OneDirectionFlips,
+    /// A move turns only the discs of its row and column, no diagonal
+    /// ([`Mistake::NoDiagonalFlips`]).
+    NoDiagonalFlips,
+    /// E for the other player at every leaf ([`Mistake::WrongRootPlayer`]).
+    OtherPlayersE,
+    /// E for the side to move: negated at MIN ([`Mistake::LeavesFromSideToMove`]).
+    SideToMoveE,
+    /// Nodes at the cut-off depth expanded: leaves one ply deeper
+    /// ([`Mistake::ExpandsAtCutoffDepth`]).
+    CutoffOneDeeper,
+    /// Leaves one ply early ([`Mistake::CutoffDepth`]).
+    CutoffOneEarlier,
+    /// The other release's end-of-game rule ([`Mistake::OlderEndRule`],
+    /// [`Mistake::NewerEndRule`]).
+    OtherEndRule,
+    /// A node reached by a pass whose side cannot move either is a leaf
+    /// ([`Mistake::GameEndsEarly`]).
+    GameEndsEarly,
+    /// A blocked node whose parent is a pass is a leaf ([`Mistake::PassTestOnParent`]).
+    PassTestOnParent,
+    /// One pass flag for the whole search, never reset: after the search's first pass,
+    /// every pass is a leaf ([`Mistake::StalePassFlag`]).
+    StalePassFlag,
+    /// Pruning only on a strict inequality ([`Mistake::StrictPruning`]).
+    StrictPruning,
+    /// Alpha and beta updated before the cut-off test ([`Mistake::UpdateBeforeCutoff`]).
+    UpdateBeforeCutoff,
+    /// Never a cut-off ([`Mistake::NoPruning`]).
+    NoPruning,
+    /// An inner node's value is max(alpha, v) at MAX, min(beta, v) at MIN
+    /// ([`Mistake::FailHard`]).
+    FailHard,
+}
+
+impl Reading {
+    /// Every reading tried for a broken line, after the rules themselves.
+    pub const ALL: [Reading; 14] = [
+        Reading::OneDirectionFlips,
+        Reading::NoDiagonalFlips,
+        Reading::OtherPlayersE,
+        Reading::SideToMoveE,
+        Reading::CutoffOneDeeper,
+        Reading::CutoffOneEarlier,
+        Reading::OtherEndRule,
+        Reading::GameEndsEarly,
+        Reading::PassTestOnParent,
+        Reading::StalePassFlag,
+        Reading::StrictPruning,
+        Reading::UpdateBeforeCutoff,
+        Reading::NoPruning,
+        Reading::FailHard,
+    ];
+
+    /// The mistake of the model this reading is, on `problem`.
+    pub fn mistake(self, problem: &Problem) -> Option<Mistake> {
+        use crate::format::cs561::Dialect;
+        Some(match self {
+            Reading::Rules => return None,
+            Reading::OneDirectionFlips => Mistake::OneDirectionFlips,
+            Reading::NoDiagonalFlips => Mistake::NoDiagonalFlips,
+            Reading::OtherPlayersE => Mistake::WrongRootPlayer,
+            Reading::SideToMoveE => Mistake::LeavesFromSideToMove,
+            Reading::CutoffOneDeeper | Reading::CutoffOneEarlier => Mistake::CutoffDepth,
+            Reading::OtherEndRule if problem.dialect == Dialect::S2017 => Mistake::OlderEndRule,
+            Reading::OtherEndRule => Mistake::NewerEndRule,
+            Reading::GameEndsEarly => Mistake::GameEndsEarly,
+            Reading::PassTestOnParent => Mistake::PassTestOnParent,
+            Reading::StalePassFlag => Mistake::StalePassFlag,
+            Reading::StrictPruning => Mistake::PrunedTooLate,
+            Reading::UpdateBeforeCutoff => Mistake::UpdateBeforeCutoff,
+            Reading::NoPruning => Mistake::NoPruning,
+            Reading::FailHard => Mistake::FailHard,
+        })
+    }
+
+    /// Whether the reading can change anything on `problem`'s log.
+    fn applies_to(self, problem: &Problem) -> bool {
+        let pruning = matches!(
+            self,
+            Reading::StrictPruning
+                | Reading::UpdateBeforeCutoff
+                | Reading::NoPruning
+                | Reading::FailHard
+        );
+        !pruning || problem.task == Task::AlphaBeta
+    }
+}
+
+/// A reading that makes the broken line come true, and how far it then goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fit {
+    /// The reading.
+    pub reading: Reading,
+    /// The mistake it is.
+    pub mistake: Mistake,
+    /// The 0-based line of the file where it breaks in its turn; `None` when the whole
+    /// log holds under it.
+    pub breaks_at: Option<usize>,
+}
+
+/// Judges the student's file `got` (its lines, without line ends) on `problem`: the
+/// first line that breaks a rule from the student's own state, with the readings
+/// that account for it. `None` when the log holds under the rules (or is not a log
+/// the judge can read: no header, a greedy task).
+pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
+    if problem.task == Task::Greedy || got.len() < LOG_START {
+        return None;
+    }
+    let broken = Judge::new(problem, got, Reading::Rules)?.run().err()?;
+    let fits: Vec<Fit> = Reading::ALL
+        .into_iter()
+        .filter(|r| r.applies_to(problem))
+        .filter_map(|reading| {
+            let mistake = reading.mistake(problem)?;
+            let breaks_at = match Judge::new(problem, got, reading)?.run() {
+                Ok(()) => None,
+                Err(other) if other.index > broken.index => Some(other.index),
+
+                Err(_) => return None,
+            };
+            Some(Fit {
+                reading,
+                mistake,
+                breaks_at,
+            })
+        })
+        .collect();
+    Some(words::finding(problem, got, *broken, fits))
+}

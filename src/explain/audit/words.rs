@@ -1,0 +1,520 @@
+//! A broken rule in words: one short first sentence (at which node the program does
+//! what, and what the rule is), then the evidence, and the cause named only when the
+//! student's own lines prove it.
+
+use super::judge::{shown, Break, Rule};
+use super::{Fit, Reading};
+use crate::course_search::INFINITY;
+use crate::explain::log::{Entry, LOG_START};
+use crate::explain::mistake::Mistake;
+use crate::explain::replay::{square_of, Position};
+use crate::format::cs561::Problem;
+use crate::printable::printable;
+
+/// What the judge found: the first line that breaks a rule, the rule, and the cause
+/// when the file proves one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The 1-based line of the file.
+    pub line: usize,
+    /// The node's path, `root > d3 > c3`.
+    pub node: String,
+    /// The cause, when the student's own lines prove it: the rule's own mistake, or
+    /// the one reading that makes the line come true.
+    pub mistake: Option<Mistake>,
+    /// The first sentence: at which node the program does what, and the rule (at most
+    /// 30 words).
+    pub sentence: String,
+    /// What follows it: the line the rules give there, the readings that fit.
+    pub evidence: String,
+    /// The node's board as the student's moves make it, as a grid.
+    pub grid: String,
+    /// The readings that make the broken line come true.
+    pub fits: Vec<Fit>,
+}
+
+/// The finding for the break `broken`, with the readings `fits`.
+pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Vec<Fit>) -> Finding {
+    let entries: Vec<Entry> = got[LOG_START..].iter().map(|l| Entry::parse(l)).collect();
+    let at = broken
+        .index
+        .checked_sub(LOG_START)
+        .and_then(|i| entries.get(i));
+    let name = broken.path.last().cloned().unwrap_or_default();
+    let line = broken.index + 1;
+    let depth = broken.depth;
+    let kind = if depth % 2 == 0 { "MAX" } else { "MIN" };
+    let theirs = at.map_or(String::new(), |e| printable(e.name).into_owned());
+    let (rule_mistake, sentence, mut evidence) = match &broken.rule {
+        Rule::RootLine => {
+            let mistake = match at {
+                Some(e) if e.name == "root" && e.depth == Some(1) => Some(Mistake::DepthFromOne),
+                Some(e) if e.name != "root" => Some(Mistake::MisnamedNodes),
+                _ => None,
+            };
+            (
+                mistake,
+                "The log's first line must be the root, `root,0,-Infinity,-Infinity,Infinity`; \
+                 yours is another node or depth."
+                    .to_string(),
+                String::new(),
+            )
+        }
+        Rule::LeafExpanded { at_cutoff: true } => {
+            let blocked = broken.node.board.moves() == 0 && broken.node.board.pass().moves() == 0;
+            let next_is_pass = entries
+                .get(broken.index - LOG_START + 1)
+                .is_some_and(|e| e.name == "pass");
+            let hand_written = blocked && next_is_pass && broken.node.consecutive_passes == 0;
+            let sentence = format!(
+                "{name} (line {line}) is at the cut-off depth {}, so it is a leaf printed once \
+                 with E; your program expands it: its children follow.",
+                problem.depth
+            );
+            let evidence = if hand_written {
+                "Neither side can move there: your program tests for the game's end before \
+                 the cut-off depth, and writes the two passes by hand."
+                    .to_string()
+            } else {
+                String::new()
+            };
+            let mistake = if hand_written {
+                Mistake::HandWrittenGameOver
+            } else {
+                Mistake::CutoffDepth
+            };
+            (Some(mistake), sentence, evidence)
+        }
+        Rule::LeafExpanded { at_cutoff: false } => (
+            (problem.dialect == crate::format::cs561::Dialect::S2017)
+                .then_some(Mistake::GameEndsLate),
+            format!(
+                "The game is over at {name} (line {line}), so it is a leaf printed once with E; \
+                 your program expands it: its children follow."
+            ),
+            game_over_reason(problem, &broken),
+        ),
+        Rule::InnerAsLeaf { moves } => {
+            let opened = at.and_then(Entry::value).is_some_and(|v| v.abs() == INFINITY);
+            let next_same = entries
+                .get(broken.index - LOG_START + 1)
+                .is_some_and(|e| Some(e.name) == at.map(|a| a.name) && e.depth == Some(depth));
+            if opened && next_same {
+                (
+                    (depth + 1 == problem.depth).then_some(Mistake::MissingLeafLines),
+                    format!(
+                        "{name} (line {line}) opens and closes with no child's line between; \
+                         every child is printed, leaves too, before its parent's next line."
+                    ),
+                    String::new(),
+                )
+            } else if moves.is_empty() {
+                let no_pass_anywhere = !entries.iter().any(|e| e.name == "pass");
+                (
+                    (no_pass_anywhere && broken.node.consecutive_passes == 0)
+                        .then_some(Mistake::NoPassNode),
+                    format!(
+                        "{name} (line {line}) cannot move and the game is not over there, so it \
+                         gets one child, pass; your program makes it a leaf."
+                    ),
+                    pass_history(&broken),
+                )
+            } else {
+                (
+                    None,
+                    format!(
+                        "{name} (line {line}) is above the cut-off depth and has moves ({}), so \
+                         it is expanded; your program prints it as a leaf.",
+                        list(moves, 4)
+                    ),
+                    pass_history(&broken),
+                )
+            }
+        }
+        Rule::LeafValue { want } => {
+            let got_value = at.and_then(Entry::value);
+            let opening = got_value.is_some_and(|v| v.abs() == INFINITY);
+            let what = if opening {
+                "the starting value of an inner node".to_string()
+            } else {
+                "another value".to_string()
+            };
+            (
+                // (E is never an infinity; another number may come from another board)
+                opening.then_some(Mistake::WrongLeafValue),
+                format!(
+                    "Leaf {name} (line {line}) prints E of its board, {}; yours prints {}, {what}.",
+                    shown(*want),
+                    at.and_then(|e| e.values.first()).map_or("nothing".into(), |v| printable(v).into_owned())
+                ),
+                "E is counted for the player named on the input, on the board the path's \
+                 moves make; if your board differs (a flip), the value follows it."
+                    .into(),
+            )
+        }
+        Rule::OpeningValue { want } => {
+            let got_value = at.and_then(Entry::value);
+            let window = at.and_then(|e| e.alpha().zip(e.beta()));
+            let fail_hard = match (got_value, window) {
+                (Some(v), Some((a, b))) => v.abs() != INFINITY && (v == a || v == b),
+                _ => false,
+            };
+            (
+                Some(if fail_hard {
+                    Mistake::FailHard
+                } else {
+                    Mistake::WrongOpeningValue
+                }),
+                format!(
+                    "{name} (line {line}) is a {kind} node, so it opens with {}; yours opens \
+                     with {}.",
+                    shown(*want),
+                    at.and_then(|e| e.values.first()).map_or("nothing".into(), |v| printable(v).into_owned())
+                ),
+                String::new(),
+            )
+        }
+        Rule::Window { want, opening, cut } => {
+            let got = at.and_then(|e| e.alpha().zip(e.beta()));
+            let mistake = match (opening, cut) {
+                (false, true) => Some(Mistake::UpdateBeforeCutoff).filter(|_| got.is_some_and(|g| g != *want)),
+                _ => Some(Mistake::WrongWindow),
+            };
+            let sentence = if *opening {
+                format!(
+                    "{name} (line {line}) opens with the alpha and beta its parent holds, {}, \
+                     {}; yours prints {}.",
+                    shown(want.0),
+                    shown(want.1),
+                    window_text(got)
+                )
+            } else if *cut {
+                format!(
+                    "{name} (line {line}) has reached its cut-off, so it prints alpha and beta \
+                     unchanged, {}, {}; yours prints {}.",
+                    shown(want.0),
+                    shown(want.1),
+                    window_text(got)
+                )
+            } else {
+                format!(
+                    "After its child, {kind} node {name} (line {line}) updates its {} to {}; \
+                     yours prints alpha, beta {}.",
+                    if depth % 2 == 0 { "alpha" } else { "beta" },
+                    shown(if depth % 2 == 0 { want.0 } else { want.1 }),
+                    window_text(got)
+                )
+            };
+            (mistake, sentence, String::new())
+        }
+        Rule::WrongChild { want, moves } => {
+            let siblings = siblings(&entries, broken.index - LOG_START, depth + 1);
+            let (mistake, what) = if theirs == "pass" && !moves.is_empty() && depth == 0 {
+                // (the root's moves are the input's: a program that finds none there most
+                // often read the input wrong, its player line's CR say)
+                (
+                    None,
+                    "passes: it finds no move for the player; check how it reads input.txt \
+                     (a CR left on the player line matches no disc)"
+                        .to_string(),
+                )
+            } else if theirs == "pass" && !moves.is_empty() {
+                (Some(Mistake::ExtraPass), "passes".to_string())
+            } else if square_of(&theirs).is_none() && theirs != "pass" {
+                // (`root` for a cell, or a NUL for the digit of the cell the rules give:
+                // another name may be a move off the board)
+                let nul_digit = theirs.replace("\\u{0}", "1") == *want;
+                let misnamed = theirs == "root" || nul_digit;
+                (
+                    misnamed.then_some(Mistake::MisnamedNodes),
+                    format!("prints a node named {theirs}, which is no cell of the board"),
+                )
+            } else if moves.contains(&theirs) {
+                let later = siblings.iter().any(|s| s == want);
+                (
+                    Some(if later {
+                        Mistake::MoveOrder
+                    } else {
+                        Mistake::MissingMove
+                    }),
+                    format!("goes to {theirs}"),
+                )
+            } else {
+                (Some(Mistake::IllegalMove), format!("plays {theirs}, not legal on the board the moves make"))
+            };
+            let rule = if want == "pass" {
+                "it cannot move, so its one child is pass".to_string()
+            } else {
+                format!("its next child in positional order is {want}")
+            };
+            (
+                mistake,
+                format!("At {name} (line {line}) {rule}; your program {what}."),
+                format!("The legal moves there: {}.", if moves.is_empty() { "none".into() } else { list(moves, 12) }),
+            )
+        }
+        Rule::ChildMissing {
+            want,
+            value,
+            window,
+            leaf,
+        } => {
+            let next_same = at.is_some_and(|e| e.name == name && e.depth == Some(depth));
+            let mistake = if *leaf && next_same {
+                Some(Mistake::MissingLeafLines)
+            } else {
+                None
+            };
+            (
+                mistake,
+                format!(
+                    "{name} (line {line}) has not reached its cut-off, {} against alpha {} and \
+                     beta {}, so it goes on to {want}; your program leaves it.",
+                    shown(*value),
+                    shown(window.0),
+                    shown(window.1)
+                ),
+                String::new(),
+            )
+        }
+        Rule::ExtraChild {
+            after_cut,
+            children,
+        } => {
+            let duplicate = children.iter().any(|c| *c == theirs);
+            let mistake = if *after_cut {
+                Mistake::PrunedTooLate
+            } else if duplicate {
+                Mistake::DuplicateMoves
+            } else {
+                Mistake::IllegalMove
+            };
+            let sentence = if *after_cut {
+                format!(
+                    "{name} has reached its cut-off (v >= beta at MAX, v <= alpha at MIN, \
+                     equality too), so it returns; your program goes on to {theirs} (line {line})."
+                )
+            } else {
+                format!(
+                    "{name} has no child after {}; your program goes on to {theirs} (line {line}).",
+                    children.last().map_or("its last", String::as_str)
+                )
+            };
+            (Some(mistake), sentence, String::new())
+        }
+        Rule::NoLineAfterChild { cut } => (
+            cut.then_some(Mistake::NoLineAtCutoff),
+            format!(
+                "{name} prints its line after each child{}; your program goes on to line {line} \
+                 without it.",
+                if *cut { ", also the one that cuts it off" } else { "" }
+            ),
+            String::new(),
+        ),
+        Rule::ClosingName { want } => (
+            Some(Mistake::MisnamedNodes),
+            format!("Line {line} is {want}'s line after its child; yours names it {theirs}."),
+            String::new(),
+        ),
+        Rule::BackedUpValue {
+            want,
+            before,
+            child,
+        } => {
+            let got_value = at.and_then(Entry::value);
+            let last_child = got_value == Some(*child) && *want != *child;
+            let (op, best) = if depth % 2 == 0 { ("max", "highest") } else { ("min", "lowest") };
+            (
+                Some(if last_child {
+                    Mistake::LastChildValue
+                } else {
+                    Mistake::WrongBackedUpValue
+                }),
+                format!(
+                    "After a child, {name} (line {line}) takes the {best} value so far, {op}({}, \
+                     {}) = {}; yours prints {}.",
+                    shown(*before),
+                    shown(*child),
+                    shown(*want),
+                    got_value.map_or("another".into(), shown)
+                ),
+                if last_child {
+                    "Your line shows the last child's value, not the running best.".into()
+                } else {
+                    String::new()
+                },
+            )
+        }
+        Rule::EndsEarly => (
+            Some(Mistake::MissingLines),
+            format!("The file ends at line {line}, inside the tree: {name} has not printed its last line."),
+            String::new(),
+        ),
+        Rule::GoesOn => (
+            Some(Mistake::ExtraLines),
+            format!("The root's last line ends the log; your file goes on at line {line}."),
+            String::new(),
+        ),
+        Rule::NextBoard { chosen, .. } => (
+            Some(Mistake::WrongBoard),
+            match chosen {
+                Some(c) => format!(
+                    "Your root's children make {c} the first with the best value, so the next \
+                     board is the board after {c}; yours differs at line {line}."
+                ),
+                None => format!(
+                    "The root passes or is a leaf, so the next board is the input board; yours \
+                     differs at line {line}."
+                ),
+            },
+            String::new(),
+        ),
+    };
+    let distinct: Vec<Mistake> = {
+        let mut seen: Vec<Mistake> = Vec::new();
+        for fit in &fits {
+            if !seen.contains(&fit.mistake.kind()) {
+                seen.push(fit.mistake.kind());
+            }
+        }
+        seen
+    };
+    let mistake = match distinct.as_slice() {
+        [] => rule_mistake,
+        [one] => Some(*one),
+        _ => None,
+    };
+    if let Some(text) = readings_text(&fits, mistake) {
+        evidence = join(&evidence, &text);
+    }
+    if let (Some(e), true) = (at, broken.index >= LOG_START) {
+        let _ = e;
+        evidence = join(
+            &format!("Your line {line}: `{}`.", printable(&got[broken.index])),
+            &evidence,
+        );
+    }
+    Finding {
+        line,
+        node: broken.path.join(" > "),
+        mistake,
+        sentence,
+        evidence,
+        grid: Position {
+            board: broken.node.board,
+            player: broken.node.player,
+        }
+        .grid(),
+        fits,
+    }
+}
+
+/// The readings that make the line come true, in words; `None` when there are none.
+fn readings_text(fits: &[Fit], named: Option<Mistake>) -> Option<String> {
+    if fits.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = fits
+        .iter()
+        .map(|f| {
+            let reach = match f.breaks_at {
+                None => "then your whole log holds".to_string(),
+                Some(i) => format!("then your log holds to line {}", i + 1),
+            };
+            format!("{} ({reach})", reading_words(f.reading))
+        })
+        .collect();
+    Some(match named {
+        Some(m) if fits.len() == 1 || fits.iter().all(|f| f.mistake.kind() == m) => {
+            format!("Your line comes true if {}.", each.join("; or if "))
+        }
+        _ => format!(
+            "Your line comes true under more than one reading, so the cause is not certain: \
+             if {}.",
+            each.join("; or if ")
+        ),
+    })
+}
+
+/// A reading in words, as the condition that makes a line come true.
+fn reading_words(reading: Reading) -> &'static str {
+    match reading {
+        Reading::Rules => "the rules hold",
+        Reading::OneDirectionFlips => "a move flips only the last direction that brackets discs",
+        Reading::NoDiagonalFlips => "a move flips no diagonal",
+        Reading::OtherPlayersE => "E is counted for the other player",
+        Reading::SideToMoveE => "E is counted for the side to move (negated at MIN)",
+        Reading::CutoffOneDeeper => "the cut-off depth is one more (depth > D)",
+        Reading::CutoffOneEarlier => "the cut-off depth is one less",
+        Reading::OtherEndRule => "the other release's end-of-game rule applies",
+        Reading::GameEndsEarly => "a blocked node after a pass ends the game",
+        Reading::PassTestOnParent => "a blocked node whose parent passed ends the game",
+        Reading::StalePassFlag => "a pass flag set by an earlier pass of the search is never reset",
+        Reading::StrictPruning => "pruning needs a strict inequality",
+        Reading::UpdateBeforeCutoff => "alpha or beta is updated before the cut-off test",
+        Reading::NoPruning => "nothing is ever pruned",
+        Reading::FailHard => "values are fail-hard (max(alpha, v))",
+    }
+}
+
+/// Why the game is over at the node.
+fn game_over_reason(problem: &Problem, broken: &Break) -> String {
+    let node = broken.node;
+    if node.consecutive_passes >= 2 {
+        return "Two passes in a row end the game.".into();
+    }
+    let _ = problem;
+    if node.passes >= 2 {
+        "The path from the root holds two passes, which ends the game in this release.".into()
+    } else {
+        "The board is full or one colour has no disc, which ends the game in this release.".into()
+    }
+}
+
+/// The passes before the node, for a node the program ends early.
+fn pass_history(broken: &Break) -> String {
+    let passes = broken.node.passes;
+    match (broken.node.consecutive_passes, passes) {
+        (0, 0) => "No pass is on its path.".into(),
+        (c, p) => {
+            format!("Its path holds {p} pass(es), {c} right before it; two in a row end the game.")
+        }
+    }
+}
+
+/// The names printed at `depth` under the same parent from entry `from` on.
+fn siblings(entries: &[Entry], from: usize, depth: u32) -> Vec<String> {
+    entries[from..]
+        .iter()
+        .take_while(|e| e.depth.is_some_and(|d| d >= depth))
+        .filter(|e| e.depth == Some(depth))
+        .map(|e| e.name.to_string())
+        .collect()
+}
+
+fn window_text(window: Option<(i32, i32)>) -> String {
+    window.map_or("other values".into(), |(a, b)| {
+        format!("{}, {}", shown(a), shown(b))
+    })
+}
+
+fn list(names: &[String], at_most: usize) -> String {
+    let mut text = names
+        .iter()
+        .take(at_most)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > at_most {
+        text += ", ...";
+    }
+    text
+}
+
+fn join(a: &str, b: &str) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b.to_string(),
+        (_, true) => a.to_string(),
+        _ => format!("{a} {b}"),
+    }
+}

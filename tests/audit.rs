@@ -1,0 +1,211 @@
+//! The judge of the student's own tree (`reversi::explain::audit`): our own output
+//! breaks no rule on any case of `testcases/` nor on generated cases of every
+//! category, and a line changed by hand is found where it breaks, with its rule.
+
+use std::fs;
+use std::path::Path;
+
+use reversi::explain::audit::audit;
+use reversi::explain::mistake::Mistake;
+use reversi::format::cs561::{self, Dialect, Problem, Task};
+use reversi::format::Style;
+use reversi::grading::batch::solve_problem;
+use reversi::grading::gen::{self, GenOptions};
+use walkdir::WalkDir;
+
+mod common;
+use common::NoArgs;
+
+/// The lines of our output for `problem`.
+fn our_lines(problem: &Problem) -> Vec<String> {
+    let bytes = solve_problem(problem, Style::default());
+    String::from_utf8(bytes)
+        .unwrap()
+        .split("\r\n")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every CSCI-561 input of `testcases/`, parsed.
+fn inputs() -> Vec<(String, Problem)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
+    let mut found = Vec::new();
+    for entry in WalkDir::new(&root).sort_by_file_name() {
+        let path = entry.unwrap().into_path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let under_cs561 = path.components().any(|c| {
+            matches!(
+                c.as_os_str().to_str(),
+                Some("cs561" | "handout" | "corpus" | "perf")
+            )
+        });
+        if !under_cs561 || !(name == "input.txt" || name.ends_with(".in")) {
+            continue;
+        }
+        if let Ok(problem) = cs561::parse(&fs::read(&path).unwrap(), None) {
+            if problem.task != Task::Greedy && fs::metadata(&path).unwrap().len() < 1_000 {
+                found.push((path.display().to_string(), problem));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn our_own_output_breaks_no_rule() {
+    let mut judged = 0;
+    for (name, problem) in inputs() {
+        for dialect in [problem.dialect, Dialect::S2017Jan] {
+            let problem = Problem {
+                dialect: if problem.dialect == Dialect::F2014 {
+                    problem.dialect
+                } else {
+                    dialect
+                },
+                ..problem.clone()
+            };
+            if problem.depth > 6 {
+                continue;
+            }
+            let lines = our_lines(&problem);
+            assert_eq!(
+                audit(&problem, &lines),
+                None,
+                "{name} ({:?})",
+                problem.dialect
+            );
+            judged += 1;
+        }
+    }
+    for dialect in [Dialect::S2017, Dialect::S2017Jan, Dialect::F2014] {
+        let options = GenOptions {
+            count: 40,
+            seed: 561,
+            categories: Vec::new(),
+            dialect,
+            style: Style::default(),
+            max_lines: 400,
+            task: Task::AlphaBeta,
+            depth: None,
+        };
+        for case in gen::generate(&options, &NoArgs).unwrap() {
+            let problem = cs561::parse(&case.input, Some(dialect)).unwrap();
+            let lines = our_lines(&problem);
+            assert_eq!(audit(&problem, &lines), None, "{} ({dialect:?})", case.name);
+            judged += 1;
+        }
+    }
+    let minimax = GenOptions {
+        count: 20,
+        seed: 562,
+        categories: Vec::new(),
+        dialect: Dialect::F2014,
+        style: Style::default(),
+        max_lines: 400,
+        task: Task::Minimax,
+        depth: None,
+    };
+    for case in gen::generate(&minimax, &NoArgs).unwrap() {
+        let problem = cs561::parse(&case.input, Some(Dialect::F2014)).unwrap();
+        assert_eq!(
+            audit(&problem, &our_lines(&problem)),
+            None,
+            "{} (minimax)",
+            case.name
+        );
+        judged += 1;
+    }
+    assert!(judged > 50, "only {judged} cases judged");
+}
+
+/// The handout's example, and our lines for it.
+fn example() -> (Problem, Vec<String>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/handout/s2017-example");
+    let problem = cs561::parse(&fs::read(dir.join("input.txt")).unwrap(), None).unwrap();
+    let lines = our_lines(&problem);
+    (problem, lines)
+}
+
+#[test]
+fn a_min_node_opening_at_minus_infinity_is_found_with_its_rule() {
+    let (problem, mut lines) = example();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("d3,1,Infinity"))
+        .unwrap();
+    lines[at] = lines[at].replacen("d3,1,Infinity", "d3,1,-Infinity", 1);
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, at + 1);
+    assert_eq!(finding.node, "root > d3");
+    assert_eq!(finding.mistake, Some(Mistake::WrongOpeningValue));
+    assert!(
+        finding
+            .sentence
+            .contains("MIN node, so it opens with Infinity"),
+        "{}",
+        finding.sentence
+    );
+}
+
+#[test]
+fn a_node_printing_its_last_childs_value_is_found() {
+    let (problem, mut lines) = example();
+    // (a node's line after a child whose value is not the best so far: the first
+    // such line of our log, rewritten with the child's value)
+    let at = (10..lines.len())
+        .find(|&i| {
+            let (child, node) = (field(&lines[i - 1], 1), field(&lines[i], 1));
+            child.parse::<u32>().ok() == node.parse::<u32>().ok().map(|d| d + 1)
+                && field(&lines[i - 1], 2) != field(&lines[i], 2)
+        })
+        .expect("a node whose value is not its last child's");
+    let child_value = field(&lines[at - 1], 2).to_string();
+    let mut fields: Vec<String> = lines[at].split(',').map(str::to_string).collect();
+    fields[2] = child_value;
+    lines[at] = fields.join(",");
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, at + 1, "{finding:#?}");
+    assert_eq!(
+        finding.mistake,
+        Some(Mistake::LastChildValue),
+        "{finding:#?}"
+    );
+}
+
+/// Field `i` of a log line.
+fn field(line: &str, i: usize) -> &str {
+    line.split(',').nth(i).unwrap_or("")
+}
+
+#[test]
+fn a_leaf_expanded_at_the_cutoff_depth_is_not_blamed_on_e() {
+    let (problem, lines) = example();
+    let deeper = Problem {
+        depth: problem.depth + 1,
+        ..problem.clone()
+    };
+    // (a program that searches one ply deeper than D writes our file for D + 1)
+    let finding = audit(&problem, &our_lines(&deeper)).unwrap();
+    assert_eq!(finding.mistake, Some(Mistake::CutoffDepth), "{finding:#?}");
+    assert!(
+        finding.sentence.contains("cut-off depth"),
+        "{}",
+        finding.sentence
+    );
+    assert!(finding.line > 9 && finding.line <= lines.len());
+}
+
+#[test]
+fn every_first_sentence_is_short() {
+    let (problem, _) = example();
+    let deeper = Problem {
+        depth: problem.depth + 1,
+        ..problem
+    };
+    let finding = audit(&problem, &our_lines(&deeper)).unwrap();
+    assert!(
+        finding.sentence.split_whitespace().count() <= 30,
+        "{}",
+        finding.sentence
+    );
+}
