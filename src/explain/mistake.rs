@@ -444,6 +444,91 @@ impl Mistake {
         }
     }
 
+    /// The rule the mistake breaks, in a few words, for the first sentence of an
+    /// explanation.
+    pub const fn rule(self) -> &'static str {
+        match self {
+            Mistake::InputCr | Mistake::InputCrPlayer | Mistake::InputCrColoursLate => {
+                "every line of input.txt is read without its line end"
+            }
+            Mistake::OneDirectionFlips | Mistake::NoDiagonalFlips => {
+                "a move turns the discs it brackets in all 8 directions"
+            }
+            Mistake::DuplicateMoves | Mistake::ChildPerDirection => {
+                "each legal move is one child, turning every line it brackets"
+            }
+            Mistake::SkipsA1 | Mistake::SkipsColumnA | Mistake::MissingMove => {
+                "every legal move of a node is searched"
+            }
+            Mistake::ColumnANamedRoot | Mistake::Row1NulNames | Mistake::MisnamedNodes => {
+                "a node is named by its cell, a1 to h8; only the root is root"
+            }
+            Mistake::StrictPruning
+            | Mistake::PrunedTooLate
+            | Mistake::PrunedTooEarly
+            | Mistake::NoPruning => {
+                "v >= beta at MAX, v <= alpha at MIN prunes at once, equality too"
+            }
+            Mistake::UpdateBeforeCutoff => "a node that prunes prints alpha and beta unchanged",
+            Mistake::NoLineAtCutoff => {
+                "a node prints its line after every child, the one that prunes too"
+            }
+            Mistake::FailHard | Mistake::WrongBackedUpValue | Mistake::LastChildValue => {
+                "a node's value is the best of its children's values so far"
+            }
+            Mistake::NoPassNode | Mistake::ExtraPass => {
+                "a side with no legal move, and only such a side, gets one child, pass"
+            }
+            Mistake::PassCostsNoDepth => "a pass uses up one ply",
+            Mistake::GameEndsLate
+            | Mistake::GameEndsEarly
+            | Mistake::PassTestOnParent
+            | Mistake::StalePassFlag
+            | Mistake::MinPassKeepsSide
+            | Mistake::GlobalPassCount
+            | Mistake::HandWrittenGameOver => "only two passes in a row end the game",
+            Mistake::OlderEndRule | Mistake::NewerEndRule | Mistake::FullBoardNotTerminal => {
+                "each release ends the game by its own rule (SPEC.md)"
+            }
+            Mistake::ExpandsAtCutoffDepth | Mistake::ZeroDepthIgnored | Mistake::CutoffDepth => {
+                "a node at depth D is a leaf, and only it or the game's end"
+            }
+            Mistake::DepthFromOne => "the root is at depth 0",
+            Mistake::WrongRootPlayer | Mistake::RootAsMin | Mistake::LeavesFromSideToMove => {
+                "E counts for the player named on the input, who is MAX"
+            }
+            Mistake::WrongLeafValue => "a leaf prints E of its board",
+            Mistake::WrongOpeningValue => "a node opens with -Infinity at MAX, Infinity at MIN",
+            Mistake::WrongWindow => {
+                "a node holds the alpha and beta its parent holds, then its own"
+            }
+            Mistake::MissingLeafLines => "every node prints its lines, leaves too",
+            Mistake::ColumnMajorOrder | Mistake::MoveOrder => {
+                "moves are tried row by row, left to right"
+            }
+            Mistake::LastTiedMove
+            | Mistake::BoardAfterPass
+            | Mistake::BoardByStaticValue
+            | Mistake::FirstMoveBoard
+            | Mistake::BestGrandchildBoard
+            | Mistake::WrongBoard => "the next board is the root's first child with the best value",
+            Mistake::FloatValues | Mistake::InfSpelling => {
+                "values are integers, Infinity and -Infinity"
+            }
+            Mistake::SpacedBoard => "a board row is its 8 cells with nothing between",
+            Mistake::MissingHeader => "the log starts with its header line",
+            Mistake::MissingBoard => "the file starts with the next board's 8 lines",
+            Mistake::LineEnds | Mistake::FinalNewline => {
+                "lines are joined by CRLF, with no line end after the last"
+            }
+            Mistake::ByteOrderMark => "the file starts with its first cell",
+            Mistake::TrailingWhitespace => "lines end after their last field",
+            Mistake::IllegalMove => "a move is legal only where it brackets discs",
+            Mistake::MissingLines => "the log goes on to the root's last line",
+            Mistake::ExtraLines => "the log ends with the root's last line",
+        }
+    }
+
     /// Where in a program the mistake lives.
     pub const fn stage(self) -> Stage {
         match self {

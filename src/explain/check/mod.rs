@@ -277,8 +277,9 @@ fn with_headline(mut difference: Difference, ambiguous: bool, candidates: usize)
              which."
         ),
         (Some(mistake), false) => format!(
-            "{place} your program shows this mistake: {}.",
-            mistake.label()
+            "{place}: {}; the rule: {}.",
+            mistake.label(),
+            mistake.rule()
         ),
         (None, false) => {
             format!("{place} your line is not the rules' line, and no known mistake explains it.")
