@@ -213,6 +213,12 @@ pub enum Mistake {
     // Told by the student's own tree (see [`crate::explain::audit`]).
     /// A move turns only the discs of its row and column, never a diagonal.
     NoDiagonalFlips,
+    /// A move's walk goes on over empty cells to the mover's disc, and every cell
+    /// between is filled with the mover's colour.
+    FlipsAcrossGaps,
+    /// The board walked as one run of 64 cells: a line goes off one row's edge onto
+    /// the next row.
+    WrapAround,
     /// A leaf's value is not E of its board for the root player.
     WrongLeafValue,
     /// An inner node opens with another value than its infinity (`-Infinity` at MAX,
@@ -350,6 +356,8 @@ impl Mistake {
             Mistake::MissingLines => "missing-lines",
             Mistake::ExtraLines => "extra-lines",
             Mistake::NoDiagonalFlips => "no-diagonal-flips",
+            Mistake::FlipsAcrossGaps => "flips-across-gaps",
+            Mistake::WrapAround => "wrap-around",
             Mistake::WrongLeafValue => "wrong-leaf-value",
             Mistake::WrongOpeningValue => "wrong-opening-value",
             Mistake::WrongWindow => "wrong-window",
@@ -434,6 +442,8 @@ impl Mistake {
             Mistake::MissingLines => "file ends early",
             Mistake::ExtraLines => "extra lines at the end",
             Mistake::NoDiagonalFlips => "no flips along diagonals",
+            Mistake::FlipsAcrossGaps => "flips across empty cells",
+            Mistake::WrapAround => "lines that wrap round the board's edge",
             Mistake::WrongLeafValue => "a leaf's value is not E of its board",
             Mistake::WrongOpeningValue => "a node opens with the wrong infinity",
             Mistake::WrongWindow => "alpha/beta not those the node holds",
@@ -451,7 +461,7 @@ impl Mistake {
             Mistake::InputCr | Mistake::InputCrPlayer | Mistake::InputCrColoursLate => {
                 "every line of input.txt is read without its line end"
             }
-            Mistake::OneDirectionFlips | Mistake::NoDiagonalFlips => {
+            Mistake::OneDirectionFlips | Mistake::NoDiagonalFlips | Mistake::FlipsAcrossGaps => {
                 "a move turns the discs it brackets in all 8 directions"
             }
             Mistake::DuplicateMoves | Mistake::ChildPerDirection => {
@@ -491,7 +501,7 @@ impl Mistake {
                 "each release ends the game by its own rule (SPEC.md)"
             }
             Mistake::ExpandsAtCutoffDepth | Mistake::ZeroDepthIgnored | Mistake::CutoffDepth => {
-                "a node at depth D is a leaf, and only it or the game's end"
+                "only nodes at depth D or at the game's end are leaves"
             }
             Mistake::DepthFromOne => "the root is at depth 0",
             Mistake::WrongRootPlayer | Mistake::RootAsMin | Mistake::LeavesFromSideToMove => {
@@ -523,7 +533,9 @@ impl Mistake {
             }
             Mistake::ByteOrderMark => "the file starts with its first cell",
             Mistake::TrailingWhitespace => "lines end after their last field",
-            Mistake::IllegalMove => "a move is legal only where it brackets discs",
+            Mistake::IllegalMove | Mistake::WrapAround => {
+                "a move is legal only where it brackets discs, within the board's edges"
+            }
             Mistake::MissingLines => "the log goes on to the root's last line",
             Mistake::ExtraLines => "the log ends with the root's last line",
         }
@@ -546,6 +558,8 @@ impl Mistake {
             | Mistake::MisnamedNodes
             | Mistake::IllegalMove
             | Mistake::NoDiagonalFlips
+            | Mistake::FlipsAcrossGaps
+            | Mistake::WrapAround
             | Mistake::MissingMove => Stage::Upstream,
             Mistake::LastTiedMove
             | Mistake::BoardAfterPass

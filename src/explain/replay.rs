@@ -106,6 +106,23 @@ pub fn square_of(name: &str) -> Option<Square> {
     }
 }
 
+/// Whether no move at `square` can bracket a line on any board with the same cells
+/// filled as `board`, whatever their colours: no direction has two filled cells in a
+/// row next to it.
+pub fn no_line_to_bracket(board: Board, square: Square) -> bool {
+    let filled = board.own | board.opp;
+    let at = |row: i32, col: i32| {
+        (0..8).contains(&row)
+            && (0..8).contains(&col)
+            && filled & Square::new(row as u8, col as u8).bit() != 0
+    };
+    let (row, col) = (i32::from(square.row()), i32::from(square.col()));
+    (-1..=1)
+        .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
+        .filter(|&d| d != (0, 0))
+        .all(|(dr, dc)| !(at(row + dr, col + dc) && at(row + 2 * dr, col + 2 * dc)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -277,7 +277,7 @@ impl<'a> Judge<'a> {
         }
         let older =
             (self.problem.dialect == Dialect::S2017) == (self.reading == Reading::OtherEndRule);
-        let blocked = node.board.moves() == 0;
+        let blocked = self.moves(node.board) == 0;
         let over = if older {
             node.passes >= 2
                 || node.board.own == 0
@@ -296,30 +296,88 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// The discs a move on `square` turns, as the reading flips them.
+    /// One direction of a move on the empty cell (`row`, `col`), as the reading walks
+    /// it: whether it makes the move legal, and the cells it turns to the mover.
+    fn line(&self, board: Board, (row, col): (i32, i32), (dr, dc): (i32, i32)) -> (bool, u64) {
+        let wrap = self.reading == Reading::WrapAround;
+        let cell = |r: i32, c: i32| -> Option<u64> {
+            if wrap {
+                let i = row * 8 + col + (r - row) * 8 + (c - col);
+                (0..64).contains(&i).then(|| 1u64 << i)
+            } else {
+                ((0..8).contains(&r) && (0..8).contains(&c)).then(|| 1u64 << (r * 8 + c))
+            }
+        };
+        let holds = |bit: Option<u64>, set: u64| bit.is_some_and(|b| set & b != 0);
+        let (mut r, mut c, mut run) = (row + dr, col + dc, 0u64);
+        while holds(cell(r, c), board.opp) {
+            run |= cell(r, c).unwrap_or(0);
+            r += dr;
+            c += dc;
+        }
+        let bracketed = run != 0 && holds(cell(r, c), board.own);
+        let across_gaps = matches!(
+            self.reading,
+            Reading::MovesAcrossGaps | Reading::FlipsAcrossGaps
+        );
+        if bracketed || !across_gaps || run == 0 {
+            return (bracketed, if bracketed { run } else { 0 });
+        }
+        // (a walk that goes on over empty cells, after at least one of the opponent's
+        // discs, until it meets the mover's)
+        let mut between = run;
+        while let Some(bit) = cell(r, c).filter(|&b| board.own & b == 0) {
+            between |= bit;
+            r += dr;
+            c += dc;
+        }
+        let closed = holds(cell(r, c), board.own);
+        match self.reading {
+            Reading::MovesAcrossGaps => (closed, 0),
+            _ => (false, if closed { between } else { 0 }),
+        }
+    }
+
+    /// The directions in which the reading walks.
+    fn directions(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
+        DIRECTIONS
+            .into_iter()
+            .filter(|&(dr, dc)| self.reading != Reading::NoDiagonalFlips || dr == 0 || dc == 0)
+    }
+
+    /// How many directions make a move on the empty `square` legal, as the reading
+    /// finds moves.
+    fn legal_lines(&self, board: Board, square: Square) -> usize {
+        if (board.own | board.opp) & square.bit() != 0 {
+            return 0;
+        }
+        let at = (i32::from(square.row()), i32::from(square.col()));
+        self.directions()
+            .filter(|&d| self.line(board, at, d).0)
+            .count()
+    }
+
+    /// The legal moves of the side to move, as the reading finds them.
+    fn moves(&self, board: Board) -> u64 {
+        if matches!(self.reading, Reading::Rules | Reading::AcceptPassAt(_)) {
+            return board.moves();
+        }
+        (0..64u8)
+            .map(|i| Square::new(i / 8, i % 8))
+            .filter(|&s| self.legal_lines(board, s) > 0)
+            .fold(0, |moves, s| moves | s.bit())
+    }
+
+    /// The cells a legal move on `square` turns to the mover, as the reading flips.
     fn flips(&self, board: Board, square: Square) -> u64 {
-        let (row, col) = (i32::from(square.index() / 8), i32::from(square.index() % 8));
+        let at = (i32::from(square.row()), i32::from(square.col()));
         let mut turned = 0;
-        for &(dr, dc) in &DIRECTIONS {
-            if self.reading == Reading::NoDiagonalFlips && dr != 0 && dc != 0 {
-                continue;
-            }
-            let (mut r, mut c, mut run) = (row + dr, col + dc, 0u64);
-            while (0..8).contains(&r) && (0..8).contains(&c) && board.opp & (1 << (r * 8 + c)) != 0
-            {
-                run |= 1 << (r * 8 + c);
-                r += dr;
-                c += dc;
-            }
-            let closed =
-                (0..8).contains(&r) && (0..8).contains(&c) && board.own & (1 << (r * 8 + c)) != 0;
-            if closed && run != 0 {
-                turned = if self.reading == Reading::OneDirectionFlips {
-                    run
-                } else {
-                    turned | run
-                };
-            }
+        for d in self.directions() {
+            let (legal, run) = self.line(board, at, d);
+            turned = match self.reading {
+                Reading::OneDirectionFlips if legal => run,
+                _ => turned | run,
+            };
         }
         turned
     }
@@ -327,10 +385,10 @@ impl<'a> Judge<'a> {
     /// The node after the child `name`, or `None` when the rules give no such child.
     fn child(&self, node: Node, name: &str) -> Option<Node> {
         let board = if name == "pass" {
-            (node.board.moves() == 0).then(|| node.board.pass())?
+            (self.moves(node.board) == 0).then(|| node.board.pass())?
         } else {
             let square = square_of(name)?;
-            if node.board.moves() & square.bit() == 0 {
+            if self.moves(node.board) & square.bit() == 0 {
                 return None;
             }
             let flips = self.flips(node.board, square);
@@ -349,17 +407,24 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// The children the rules give a node: its legal moves in positional order, or a
-    /// pass.
-    fn children(node: Node) -> Vec<String> {
-        let moves = node.board.moves();
+    /// The children the rules give a node: its legal moves in positional order (each
+    /// once per direction under [`Reading::DuplicateMoves`]), or a pass.
+    fn children(&self, node: Node) -> Vec<String> {
+        let moves = self.moves(node.board);
         if moves == 0 {
             return vec!["pass".into()];
         }
-        (0..64u8)
-            .filter(|i| moves & (1 << i) != 0)
-            .map(|i| Square::new(i / 8, i % 8).to_string())
-            .collect()
+        let mut children = Vec::new();
+        for square in (0..64u8).map(|i| Square::new(i / 8, i % 8)) {
+            if moves & square.bit() != 0 {
+                let times = match self.reading {
+                    Reading::DuplicateMoves => self.legal_lines(node.board, square),
+                    _ => 1,
+                };
+                children.extend(std::iter::repeat_n(square.to_string(), times));
+            }
+        }
+        children
     }
 
     fn depth_at(&self, entry: usize) -> Option<u32> {
@@ -389,7 +454,8 @@ impl<'a> Judge<'a> {
             return Err(self.broken(first, node, depth, Rule::LeafExpanded { at_cutoff }));
         }
         if !leaf && printed_leaf {
-            let moves = Self::children(node)
+            let moves = self
+                .children(node)
                 .into_iter()
                 .filter(|c| c != "pass")
                 .collect();
@@ -419,7 +485,7 @@ impl<'a> Judge<'a> {
             return Ok(want);
         }
         let (mut v, mut a, mut b) = (want, alpha, beta);
-        let children = Self::children(node);
+        let children = self.children(node);
         let mut visited: Vec<String> = Vec::new();
         for want_child in &children {
             let at = self.next;
@@ -439,6 +505,22 @@ impl<'a> Judge<'a> {
                 return Err(self.broken(at, node, depth, rule));
             }
             let name = self.entries[at].name;
+            let accepted = self.reading == Reading::AcceptPassAt(LOG_START + at) && name == "pass";
+            if accepted {
+                let child = Node {
+                    board: node.board.pass(),
+                    player: other(node.player),
+                    consecutive_passes: node.consecutive_passes + 1,
+                    passes: node.passes + 1,
+                    parent_is_pass: node.consecutive_passes > 0,
+                };
+                self.path.push("pass".into());
+                self.visit(child, depth + 1, a, b)?;
+                self.path.pop();
+                // (the evidence asked for is the pass's own lines: the judging stops
+                // after them, at the line that follows)
+                return Err(self.broken(self.next, node, depth, Rule::GoesOn));
+            }
             if name != want_child {
                 let moves = children.iter().filter(|c| *c != "pass").cloned().collect();
                 let rule = Rule::WrongChild {

@@ -35,6 +35,17 @@ pub enum Reading {
     /// A move turns only the discs of its row and column, no diagonal
     /// ([`Mistake::NoDiagonalFlips`]).
     NoDiagonalFlips,
+    /// A move's walk goes on over empty cells to the mover's disc when finding moves,
+    /// and turns nothing on such a line ([`Mistake::IllegalMove`]).
+    MovesAcrossGaps,
+    /// A move's walk goes on over empty cells to the mover's disc when turning discs,
+    /// and fills every cell between ([`Mistake::FlipsAcrossGaps`]).
+    FlipsAcrossGaps,
+    /// Cells counted in one run of 64, so a line walks off one row's edge onto the
+    /// next row ([`Mistake::WrapAround`]).
+    WrapAround,
+    /// A move listed once per direction that brackets discs ([`Mistake::DuplicateMoves`]).
+    DuplicateMoves,
     /// E for the other player at every leaf ([`Mistake::WrongRootPlayer`]).
     OtherPlayersE,
     /// E for the side to move: negated at MIN ([`Mistake::LeavesFromSideToMove`]).
@@ -64,13 +75,20 @@ pub enum Reading {
     /// An inner node's value is max(alpha, v) at MAX, min(beta, v) at MIN
     /// ([`Mistake::FailHard`]).
     FailHard,
+    /// The rules, but the student's pass at this 0-based line of the file is taken as
+    /// made (on the board the rules give): the evidence for a pass the rules refuse.
+    AcceptPassAt(usize),
 }
 
 impl Reading {
     /// Every reading tried for a broken line, after the rules themselves.
-    pub const ALL: [Reading; 14] = [
+    pub const ALL: [Reading; 18] = [
         Reading::OneDirectionFlips,
         Reading::NoDiagonalFlips,
+        Reading::MovesAcrossGaps,
+        Reading::FlipsAcrossGaps,
+        Reading::WrapAround,
+        Reading::DuplicateMoves,
         Reading::OtherPlayersE,
         Reading::SideToMoveE,
         Reading::CutoffOneDeeper,
@@ -89,9 +107,13 @@ impl Reading {
     pub fn mistake(self, problem: &Problem) -> Option<Mistake> {
         use crate::format::cs561::Dialect;
         Some(match self {
-            Reading::Rules => return None,
+            Reading::Rules | Reading::AcceptPassAt(_) => return None,
             Reading::OneDirectionFlips => Mistake::OneDirectionFlips,
             Reading::NoDiagonalFlips => Mistake::NoDiagonalFlips,
+            Reading::MovesAcrossGaps => Mistake::IllegalMove,
+            Reading::FlipsAcrossGaps => Mistake::FlipsAcrossGaps,
+            Reading::WrapAround => Mistake::WrapAround,
+            Reading::DuplicateMoves => Mistake::DuplicateMoves,
             Reading::OtherPlayersE => Mistake::WrongRootPlayer,
             Reading::SideToMoveE => Mistake::LeavesFromSideToMove,
             Reading::CutoffOneDeeper | Reading::CutoffOneEarlier => Mistake::CutoffDepth,
@@ -132,6 +154,12 @@ pub struct Fit {
     pub breaks_at: Option<usize>,
 }
 
+/// The first line of `got` that breaks a rule under `reading`; `None` when the whole
+/// file holds (or it has no log to judge).
+pub fn first_break(problem: &Problem, got: &[String], reading: Reading) -> Option<Break> {
+    Judge::new(problem, got, reading)?.run().err().map(|b| *b)
+}
+
 /// Judges the student's file `got` (its lines, without line ends) on `problem`: the
 /// first line that breaks a rule from the student's own state, with the readings
 /// that account for it. `None` when the log holds under the rules (or is not a log
@@ -159,5 +187,36 @@ pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
             })
         })
         .collect();
-    Some(words::finding(problem, got, *broken, fits))
+    let pass_holds = matches!(broken.rule, Rule::WrongChild { .. })
+        && got
+            .get(broken.index)
+            .is_some_and(|l| l.starts_with("pass,"))
+        && passes_on_our_board(problem, got, broken.index);
+    Some(words::finding(problem, got, *broken, fits, pass_holds))
+}
+
+/// Whether the student's lines under their pass at line `index` hold on the board the
+/// rules give there: then their board is ours, and the pass itself is the mistake.
+fn passes_on_our_board(problem: &Problem, got: &[String], index: usize) -> bool {
+    let depth_of = |i: usize| {
+        got.get(i)
+            .and_then(|l| l.split(',').nth(1))
+            .and_then(|d| d.trim().parse::<u32>().ok())
+    };
+    let Some(depth) = depth_of(index) else {
+        return false;
+    };
+    // (the pass's own lines: up to the next line above its depth, then the pass's
+    // closing line comes from its parent)
+    let end = (index + 1..got.len())
+        .find(|&i| depth_of(i).is_none_or(|d| d < depth))
+        .unwrap_or(got.len());
+    let subtree_has_leaves = end > index + 1;
+    let judged = Judge::new(problem, got, Reading::AcceptPassAt(index)).map(Judge::run);
+    subtree_has_leaves
+        && match judged {
+            Some(Ok(())) => true,
+            Some(Err(other)) => other.index >= end,
+            None => false,
+        }
 }

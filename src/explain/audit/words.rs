@@ -7,7 +7,7 @@ use super::{Fit, Reading};
 use crate::course_search::INFINITY;
 use crate::explain::log::{Entry, LOG_START};
 use crate::explain::mistake::Mistake;
-use crate::explain::replay::{square_of, Position};
+use crate::explain::replay::{no_line_to_bracket, square_of, Position};
 use crate::format::cs561::Problem;
 use crate::printable::printable;
 
@@ -27,14 +27,23 @@ pub struct Finding {
     pub sentence: String,
     /// What follows it: the line the rules give there, the readings that fit.
     pub evidence: String,
-    /// The node's board as the student's moves make it, as a grid.
+    /// The path of the node whose board [`Finding::grid`] is (the parent's, for a
+    /// child that is not the one the rules give).
+    pub grid_node: String,
+    /// That node's board as the student's moves make it, as a grid.
     pub grid: String,
     /// The readings that make the broken line come true.
     pub fits: Vec<Fit>,
 }
 
 /// The finding for the break `broken`, with the readings `fits`.
-pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Vec<Fit>) -> Finding {
+pub(super) fn finding(
+    problem: &Problem,
+    got: &[String],
+    broken: Break,
+    fits: Vec<Fit>,
+    pass_holds: bool,
+) -> Finding {
     let entries: Vec<Entry> = got[LOG_START..].iter().map(|l| Entry::parse(l)).collect();
     let at = broken
         .index
@@ -45,7 +54,7 @@ pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Ve
     let depth = broken.depth;
     let kind = if depth % 2 == 0 { "MAX" } else { "MIN" };
     let theirs = at.map_or(String::new(), |e| printable(e.name).into_owned());
-    let (rule_mistake, sentence, mut evidence) = match &broken.rule {
+    let (rule_mistake, sentence, evidence) = match &broken.rule {
         Rule::RootLine => {
             let mistake = match at {
                 Some(e) if e.name == "root" && e.depth == Some(1) => Some(Mistake::DepthFromOne),
@@ -208,6 +217,7 @@ pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Ve
             (mistake, sentence, String::new())
         }
         Rule::WrongChild { want, moves } => {
+            let board_certain = broken.path.iter().skip(1).all(|n| n == "pass");
             let siblings = siblings(&entries, broken.index - LOG_START, depth + 1);
             let (mistake, what) = if theirs == "pass" && !moves.is_empty() && depth == 0 {
                 // (the root's moves are the input's: a program that finds none there most
@@ -219,7 +229,18 @@ pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Ve
                         .to_string(),
                 )
             } else if theirs == "pass" && !moves.is_empty() {
-                (Some(Mistake::ExtraPass), "passes".to_string())
+                // (the board here is the rules' when no move led to it, or when the
+                // lines under the pass hold on it; else the program's board may be
+                // another, where the side has no move)
+                (
+                    (board_certain || pass_holds).then_some(Mistake::ExtraPass),
+                    if board_certain || pass_holds {
+                        "passes".to_string()
+                    } else {
+                        "passes; your board there may differ (an earlier move's flips)"
+                            .to_string()
+                    },
+                )
             } else if square_of(&theirs).is_none() && theirs != "pass" {
                 // (`root` for a cell, or a NUL for the digit of the cell the rules give:
                 // another name may be a move off the board)
@@ -240,7 +261,22 @@ pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Ve
                     format!("goes to {theirs}"),
                 )
             } else {
-                (Some(Mistake::IllegalMove), format!("plays {theirs}, not legal on the board the moves make"))
+                // (named only when the program's board cannot differ from the rules'
+                // there in a way that makes the move legal: see `no_line_to_bracket`)
+                let certain = board_certain
+                    || square_of(&theirs)
+                        .is_some_and(|s| no_line_to_bracket(broken.node.board, s));
+                (
+                    certain.then_some(Mistake::IllegalMove),
+                    if certain {
+                        format!("plays {theirs}, which brackets no disc")
+                    } else {
+                        format!(
+                            "plays {theirs}, not legal on the rules' board; your board may \
+                             differ (an earlier move's flips)"
+                        )
+                    },
+                )
             };
             let rule = if want == "pass" {
                 "it cannot move, so its one child is pass".to_string()
@@ -384,22 +420,33 @@ pub(super) fn finding(problem: &Problem, got: &[String], broken: Break, fits: Ve
         [one] => Some(*one),
         _ => None,
     };
+    // (a cause found by one reading leads: the rule's own sentence becomes evidence)
+    let (sentence, evidence) = match (distinct.as_slice(), fits.first()) {
+        ([one], Some(_)) => (
+            format!(
+                "At {name} (line {line}): {}; the rule: {}.",
+                one.label(),
+                one.rule()
+            ),
+            join(&sentence, &evidence),
+        ),
+        _ => (sentence, evidence),
+    };
+    let mut evidence = evidence;
     if let Some(text) = readings_text(&fits, mistake) {
         evidence = join(&evidence, &text);
     }
-    if let (Some(e), true) = (at, broken.index >= LOG_START) {
-        let _ = e;
-        evidence = join(
-            &format!("Your line {line}: `{}`.", printable(&got[broken.index])),
-            &evidence,
-        );
-    }
     Finding {
         line,
-        node: broken.path.join(" > "),
+        node: match &broken.rule {
+            // (the line is the child's: the node the rules give there)
+            Rule::WrongChild { want, .. } => format!("{} > {want}", broken.path.join(" > ")),
+            _ => broken.path.join(" > "),
+        },
         mistake,
         sentence,
         evidence,
+        grid_node: broken.path.join(" > "),
         grid: Position {
             board: broken.node.board,
             player: broken.node.player,
@@ -439,9 +486,17 @@ fn readings_text(fits: &[Fit], named: Option<Mistake>) -> Option<String> {
 /// A reading in words, as the condition that makes a line come true.
 fn reading_words(reading: Reading) -> &'static str {
     match reading {
-        Reading::Rules => "the rules hold",
+        Reading::Rules | Reading::AcceptPassAt(_) => "the rules hold",
         Reading::OneDirectionFlips => "a move flips only the last direction that brackets discs",
-        Reading::NoDiagonalFlips => "a move flips no diagonal",
+        Reading::NoDiagonalFlips => "moves and flips leave the diagonals out",
+        Reading::MovesAcrossGaps => {
+            "the move generator walks on over empty cells to the mover's disc"
+        }
+        Reading::FlipsAcrossGaps => {
+            "a move fills every cell up to the mover's disc, over empty cells too"
+        }
+        Reading::WrapAround => "a line walks off one row's edge onto the next row",
+        Reading::DuplicateMoves => "a move is listed once per direction that brackets discs",
         Reading::OtherPlayersE => "E is counted for the other player",
         Reading::SideToMoveE => "E is counted for the side to move (negated at MIN)",
         Reading::CutoffOneDeeper => "the cut-off depth is one more (depth > D)",

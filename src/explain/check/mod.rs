@@ -20,13 +20,13 @@ use text::{byte_form, byte_order_mark, is_other_end, odd_value, only_inf_spellin
 pub use align::Change;
 pub use honest::{Candidate, TreeChange};
 
-use crate::board::{Board, Square, Squares};
+use crate::board::Squares;
 use crate::course_search::INFINITY;
 use crate::explain::audit::{audit, Finding};
 use crate::explain::diagnose::{diagnose, NoDiagnosis};
 use crate::explain::log::{self, Entry, ALPHA_BETA_HEADER, LOG_START, MINIMAX_HEADER};
 pub use crate::explain::mistake::Mistake;
-use crate::explain::replay::{square_of, Position};
+use crate::explain::replay::{no_line_to_bracket, square_of, Position};
 use crate::format::cs561::Problem;
 use crate::printable::printable as escaped;
 
@@ -188,8 +188,12 @@ pub fn check_with_input(
             candidates = honest::settle(&mut content, diagnosis, &want.texts, &got.texts);
         }
         let reproduced = explained && !ambiguous;
-        if let (Some(problem), false) = (problem, reproduced) {
-            if let Some(finding) = audit(problem, &got.texts) {
+        let fits = !matches!(diagnosis, Some(Err(NoDiagnosis::InputDoesNotFit)));
+        if let (Some(problem), false, true) = (problem, reproduced, fits) {
+            // (the judge explains the first line that differs, or nothing: a line it
+            // finds later follows a difference it does not read, a header say)
+            let at_first = |f: &Finding| Some(f.line) == content.line;
+            if let Some(finding) = audit(problem, &got.texts).filter(at_first) {
                 // (several programs of the catalogue write an ambiguous file byte for
                 // byte: no reading of one line can tell them apart better)
                 let takes_over = !ambiguous
@@ -212,7 +216,7 @@ pub fn check_with_input(
         }
         Some(content)
     };
-    let difference = difference.map(|d| with_headline(d, ambiguous, candidates.len()));
+    let difference = difference.map(|d| with_headline(d, ambiguous, &candidates));
     if let (Some(difference), true) = (&difference, mistakes.is_empty()) {
         mistakes = plain_listing(difference, &want, &got, problem.is_some());
     }
@@ -256,7 +260,11 @@ pub fn first_sentence(explanation: &str) -> &str {
 /// `difference` with a first sentence of at most [`HEADLINE_WORDS`] words: its own
 /// when short enough, else one that says at which node the file does what, before
 /// the explanation.
-fn with_headline(mut difference: Difference, ambiguous: bool, candidates: usize) -> Difference {
+fn with_headline(
+    mut difference: Difference,
+    ambiguous: bool,
+    candidates: &[Candidate],
+) -> Difference {
     let words = first_sentence(&difference.explanation)
         .split_whitespace()
         .count();
@@ -272,10 +280,25 @@ fn with_headline(mut difference: Difference, ambiguous: bool, candidates: usize)
         _ => "In the file's byte form".to_string(),
     };
     let headline = match (difference.mistake, ambiguous) {
-        (_, true) => format!(
-            "{place} your file fits {candidates} known mistakes equally; this case cannot tell \
-             which."
-        ),
+        (_, true) => {
+            let mut labels: Vec<&str> = candidates.iter().map(|c| c.mistake.label()).collect();
+            labels.dedup();
+            let named = format!(
+                "{place} {} known mistakes each write your file ({}); this case cannot tell \
+                 which.",
+                candidates.len(),
+                labels.join("; ")
+            );
+            if named.split_whitespace().count() <= HEADLINE_WORDS {
+                named
+            } else {
+                format!(
+                    "{place} {} known mistakes each write your file; this case cannot tell \
+                     which.",
+                    candidates.len()
+                )
+            }
+        }
         (Some(mistake), false) => format!(
             "{place}: {}; the rule: {}.",
             mistake.label(),
@@ -285,6 +308,8 @@ fn with_headline(mut difference: Difference, ambiguous: bool, candidates: usize)
             format!("{place} your line is not the rules' line, and no known mistake explains it.")
         }
     };
+    // (the explanation goes on as it was written: it may start with a node's name,
+    // which stays in lower case)
     difference.explanation = format!("{headline} {}", difference.explanation);
     difference
 }
@@ -303,7 +328,7 @@ fn from_finding(finding: Finding, want: &[String], got: &[String]) -> Difference
             .trim_end()
             .to_string(),
         board: Some(BoardView {
-            title: format!("the board at {} (as your moves make it)", finding.node),
+            title: format!("the board at {} (as your moves make it)", finding.grid_node),
             grid: finding.grid,
         }),
     }
@@ -760,21 +785,4 @@ fn replay(exp: &[Entry], act: &[Entry], j: usize, root: Position, difference: &m
             });
         }
     }
-}
-
-/// Whether no move at `square` can bracket a line on any board with the same cells
-/// filled as `board`, whatever their colours: no direction has two filled cells in a
-/// row next to it.
-fn no_line_to_bracket(board: Board, square: Square) -> bool {
-    let filled = board.own | board.opp;
-    let at = |row: i32, col: i32| {
-        (0..8).contains(&row)
-            && (0..8).contains(&col)
-            && filled & Square::new(row as u8, col as u8).bit() != 0
-    };
-    let (row, col) = (i32::from(square.row()), i32::from(square.col()));
-    (-1..=1)
-        .flat_map(|dr| (-1..=1).map(move |dc| (dr, dc)))
-        .filter(|&d| d != (0, 0))
-        .all(|(dr, dc)| !(at(row + dr, col + dc) && at(row + 2 * dr, col + 2 * dc)))
 }

@@ -531,6 +531,8 @@ impl<'a> Context<'a> {
             | Mistake::IllegalMove
             | Mistake::MissingLines
             | Mistake::NoDiagonalFlips
+            | Mistake::FlipsAcrossGaps
+            | Mistake::WrapAround
             | Mistake::WrongLeafValue
             | Mistake::WrongOpeningValue
             | Mistake::WrongWindow
