@@ -5,7 +5,7 @@
 use super::judge::{shown, Break, Rule};
 use super::{Fit, Reading};
 use crate::course_search::INFINITY;
-use crate::explain::log::{Entry, LOG_START};
+use crate::explain::log::{self, Entry, LOG_START};
 use crate::explain::mistake::Mistake;
 use crate::explain::replay::{no_line_to_bracket, square_of, Position};
 use crate::format::cs561::Problem;
@@ -52,13 +52,25 @@ pub(super) fn finding(
     let name = broken.path.last().cloned().unwrap_or_default();
     let line = broken.index + 1;
     let depth = broken.depth;
-    let kind = if depth % 2 == 0 { "MAX" } else { "MIN" };
+    let kind = if log::is_max_depth(depth) {
+        "MAX"
+    } else {
+        "MIN"
+    };
     let theirs = at.map_or(String::new(), |e| printable(e.name).into_owned());
     let (rule_mistake, sentence, evidence) = match &broken.rule {
         Rule::RootLine => {
             let mistake = match at {
                 Some(e) if e.name == "root" && e.depth == Some(1) => Some(Mistake::DepthFromOne),
-                Some(e) if e.name != "root" => Some(Mistake::MisnamedNodes),
+                // (misnamed only when the name is all that differs)
+                Some(e)
+                    if e.name != "root"
+                        && e.depth == Some(0)
+                        && e.values == ["-Infinity", "-Infinity", "Infinity"][..e.values.len().min(3)]
+                        && !e.values.is_empty() =>
+                {
+                    Some(Mistake::MisnamedNodes)
+                }
                 _ => None,
             };
             (
@@ -209,8 +221,8 @@ pub(super) fn finding(
                 format!(
                     "After its child, {kind} node {name} (line {line}) updates its {} to {}; \
                      yours prints alpha, beta {}.",
-                    if depth % 2 == 0 { "alpha" } else { "beta" },
-                    shown(if depth % 2 == 0 { want.0 } else { want.1 }),
+                    if log::is_max_depth(depth) { "alpha" } else { "beta" },
+                    shown(if log::is_max_depth(depth) { want.0 } else { want.1 }),
                     window_text(got)
                 )
             };
@@ -317,7 +329,7 @@ pub(super) fn finding(
             after_cut,
             children,
         } => {
-            let duplicate = children.iter().any(|c| *c == theirs);
+            let duplicate = children.contains(&theirs);
             let mistake = if *after_cut {
                 Mistake::PrunedTooLate
             } else if duplicate {
@@ -359,7 +371,7 @@ pub(super) fn finding(
         } => {
             let got_value = at.and_then(Entry::value);
             let last_child = got_value == Some(*child) && *want != *child;
-            let (op, best) = if depth % 2 == 0 { ("max", "highest") } else { ("min", "lowest") };
+            let (op, best) = if log::is_max_depth(depth) { ("max", "highest") } else { ("min", "lowest") };
             (
                 Some(if last_child {
                     Mistake::LastChildValue
