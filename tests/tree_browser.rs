@@ -435,6 +435,51 @@ fn a_students_log_opens_on_its_first_difference_with_both_lines_side_by_side() {
 }
 
 #[test]
+fn the_side_tables_show_every_column_at_1400_by_900() {
+    // A student's line with infinities in every field: the widest the comparison
+    // and the node's own table get.
+    let dir = tempfile::tempdir().unwrap();
+    let wide = case("handout/s2017-example/output.txt")
+        .replace("c4,1,-3,-3,Infinity", "c4,1,-Infinity,-Infinity,-Infinity");
+    let log = dir.path().join("student.txt");
+    fs::write(&log, &wide).unwrap();
+    let input = case_path("handout/s2017-example/input.txt");
+    let url = page(
+        dir.path(),
+        "wide",
+        &[&input, "--log", log.to_str().unwrap()],
+    );
+    in_chromium(|client| async move {
+        client.goto(&url).await.unwrap();
+        screenshot(&client, "wide-side-tables").await;
+        assert_eq!(text(&client, "#detail h2").await, "root > c4");
+        // Every table (the comparison and the node's lines) ends inside the panel's
+        // content box (a collapsed border may stand half a pixel out), and the panel
+        // does not scroll sideways.
+        let fit = js(
+            &client,
+            "const aside = document.getElementById('detail');
+             const style = getComputedStyle(aside);
+             const right = aside.getBoundingClientRect().right - parseFloat(style.paddingRight)
+               - (aside.offsetWidth - aside.clientWidth);
+             const tables = [...aside.querySelectorAll('table')];
+             return [tables.length, aside.scrollWidth <= aside.clientWidth,
+                     tables.every(t => t.getBoundingClientRect().right <= right + 1.5)];",
+        )
+        .await;
+        assert_eq!(
+            fit,
+            json!([2, true, true]),
+            "a side table is wider than its panel"
+        );
+        assert_eq!(
+            texts(&client, "#detail table.compare tr").await[2],
+            "yoursc41-Infinity-Infinity-Infinity"
+        );
+    });
+}
+
+#[test]
 fn a_log_from_another_case_is_drawn_with_the_check_warning_and_escaped() {
     let dir = tempfile::tempdir().unwrap();
     // case1's log, a node renamed with markup, drawn with the handout's input.
