@@ -755,7 +755,9 @@ fn a_students_tree_is_drawn_against_ours_node_by_node() {
         let explain = text(&client, "#detail .compare .explain").await;
         // (no pruning at all writes the same file on this case: check names neither)
         assert!(
-            explain.starts_with("Line 21 differs: Ambiguous: 2 mistakes"),
+            explain.starts_with(
+                "Line 21 differs: At c4 (line 21) 2 known mistakes each write your file"
+            ) && explain.contains("Ambiguous: 2 mistakes"),
             "{explain}"
         );
         assert!(
