@@ -6,6 +6,7 @@ use crate::board::{Board, Geometry, Square};
 use crate::course_search::INFINITY;
 use crate::eval::{Cs561, Evaluation};
 use crate::explain::log::{self, Entry, LOG_START};
+use crate::explain::mutants::DIRECTIONS;
 use crate::explain::replay::{other, square_of};
 use crate::format::cs561::{board_lines, Dialect, Player, Problem, Task};
 use crate::format::LineEnd;
@@ -146,18 +147,6 @@ pub struct Judge<'a> {
 }
 
 type Judged<T> = Result<T, Box<Break>>;
-
-/// The directions a move walks, in the catalogue's order (row, column steps).
-const DIRECTIONS: [(i32, i32); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
 
 /// A value as the student wrote it: the course's form, a float or another spelling of
 /// infinity (the form is told apart elsewhere).

@@ -16,7 +16,7 @@ pub(super) const NOBODY: u8 = 0;
 
 /// The 8 directions as (row step, column step), in the order most programs list
 /// them: up-left, up, up-right, left, right, down-left, down, down-right.
-pub(super) const DIRECTIONS: [(i32, i32); 8] = [
+pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
     (-1, -1),
     (-1, 0),
     (-1, 1),

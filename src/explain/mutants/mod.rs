@@ -14,6 +14,7 @@
 //! knows nothing of it.
 
 mod grid;
+pub(crate) use grid::DIRECTIONS;
 mod search;
 
 use std::fmt;
