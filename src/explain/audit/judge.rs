@@ -78,6 +78,8 @@ pub enum Rule {
         window: (i32, i32),
         /// The missing child is a leaf.
         leaf: bool,
+        /// It is the node's first child: the node printed none.
+        first: bool,
     },
     /// Another child after the last one, or after a cut-off.
     ExtraChild {
@@ -490,6 +492,7 @@ impl<'a> Judge<'a> {
                     value: v,
                     window: (a, b),
                     leaf: self.is_leaf(missing, depth + 1),
+                    first: visited.is_empty(),
                 };
                 return Err(self.broken(at, node, depth, rule));
             }

@@ -306,24 +306,40 @@ pub(super) fn finding(
             value,
             window,
             leaf,
+            first,
         } => {
             let next_same = at.is_some_and(|e| e.name == name && e.depth == Some(depth));
-            let mistake = if *leaf && next_same {
-                Some(Mistake::MissingLeafLines)
+            if want == "pass" {
+                (
+                    Some(Mistake::NoPassNode),
+                    format!(
+                        "{name} cannot move, so it has one child, pass; your program prints \
+                         none before line {line}."
+                    ),
+                    String::new(),
+                )
+            } else if *first {
+                (
+                    (*leaf && next_same).then_some(Mistake::MissingLeafLines),
+                    format!(
+                        "{name}'s first child is {want}; your program prints no child's line \
+                         before line {line}."
+                    ),
+                    String::new(),
+                )
             } else {
-                None
-            };
-            (
-                mistake,
-                format!(
-                    "{name} (line {line}) has not reached its cut-off, {} against alpha {} and \
-                     beta {}, so it goes on to {want}; your program leaves it.",
-                    shown(*value),
-                    shown(window.0),
-                    shown(window.1)
-                ),
-                String::new(),
-            )
+                (
+                    (*leaf && next_same).then_some(Mistake::MissingLeafLines),
+                    format!(
+                        "{name} (line {line}) has not reached its cut-off, {} against alpha {} \
+                         and beta {}, so it goes on to {want}; your program leaves it.",
+                        shown(*value),
+                        shown(window.0),
+                        shown(window.1)
+                    ),
+                    String::new(),
+                )
+            }
         }
         Rule::ExtraChild {
             after_cut,
