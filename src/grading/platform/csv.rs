@@ -4,7 +4,9 @@ use super::points;
 use crate::grading::grade::StudentGrade;
 use crate::printable::printable;
 
-/// The table of `grades` over the cases named `cases`.
+/// The table of `grades` over the cases named `cases`, as RFC 4180 has it (CRLF line
+/// ends, fields quoted where they must be), written by the `csv` crate; each field is
+/// first made safe (see [`field_text`]).
 pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
     let mut header = vec![
         "student".to_string(),
@@ -16,7 +18,15 @@ pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
         "most_common_mistake".into(),
     ];
     header.extend(cases.iter().cloned());
-    let mut text = row(&header);
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    let mut row = |fields: &[String]| {
+        writer
+            .write_record(fields.iter().map(|f| field_text(f)))
+            .expect("writing to memory cannot fail");
+    };
+    row(&header);
     for grade in grades {
         let mut fields = vec![
             grade.student.clone(),
@@ -35,32 +45,22 @@ pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
                 .map_or("NOT RUN", |c| c.verdict.word());
             fields.push(verdict.into());
         }
-        text += &row(&fields);
+        row(&fields);
     }
-    text
+    let bytes = writer.into_inner().expect("writing to memory cannot fail");
+    String::from_utf8(bytes).expect("the fields are text")
 }
 
-/// One CSV line, ended by CRLF as RFC 4180 has it: each field on one line with its
-/// control characters escaped (a newline in a student's folder name cannot start a
-/// row), quoted where it must be, and a leading `=`, `+`, `-` or `@` defused (a
-/// spreadsheet would run it as a formula; students name the folders).
-fn row(fields: &[String]) -> String {
-    let quoted: Vec<String> = fields.iter().map(|field| field_text(field)).collect();
-    quoted.join(",") + "\r\n"
-}
-
+/// A field made safe before it is written: on one line with its control characters
+/// escaped (a newline in a student's folder name cannot start a row), and a leading
+/// `=`, `+`, `-` or `@` defused with a `'` (a spreadsheet would run it as a formula;
+/// students name the folders). The `csv` writer then quotes it where it must be.
 fn field_text(field: &str) -> String {
     let field = printable(field);
-    let formula = field.starts_with(['=', '+', '-', '@']);
-    let field = if formula {
+    if field.starts_with(['=', '+', '-', '@']) {
         format!("'{field}")
     } else {
-        field.to_string()
-    };
-    if field.contains([',', '"']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field
+        field.into_owned()
     }
 }
 
@@ -68,13 +68,24 @@ fn field_text(field: &str) -> String {
 mod tests {
     use super::*;
 
+    /// One row of `fields` as the table writes it.
+    fn line(fields: &[&str]) -> String {
+        let mut writer = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(Vec::new());
+        writer
+            .write_record(fields.iter().map(|f| field_text(f)))
+            .unwrap();
+        String::from_utf8(writer.into_inner().unwrap()).unwrap()
+    }
+
     #[test]
     fn fields_are_quoted_and_formulas_defused() {
-        assert_eq!(field_text("alice"), "alice");
-        assert_eq!(field_text("a,b"), "\"a,b\"");
-        assert_eq!(field_text("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field_text("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
-        assert_eq!(field_text("a\nb,FAKE,100"), "\"a\\nb,FAKE,100\"");
-        assert_eq!(field_text("\tx\u{1b}[2J"), "\\tx\\u{1b}[2J");
+        assert_eq!(line(&["alice"]), "alice\r\n");
+        assert_eq!(line(&["a,b", "c"]), "\"a,b\",c\r\n");
+        assert_eq!(line(&["say \"hi\""]), "\"say \"\"hi\"\"\"\r\n");
+        assert_eq!(line(&["=cmd|' /C calc'!A0"]), "'=cmd|' /C calc'!A0\r\n");
+        assert_eq!(line(&["a\nb,FAKE,100"]), "\"a\\nb,FAKE,100\"\r\n");
+        assert_eq!(line(&["\tx\u{1b}[2J"]), "\\tx\\u{1b}[2J\r\n");
     }
 }
