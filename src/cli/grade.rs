@@ -157,7 +157,7 @@ enum PythonArg {
 }
 
 impl LanguageArgs {
-    /// These flags as `grade` takes them, each one word.
+    /// These flags as `grade` takes them, each one word (`--flag=value`).
     fn flags(&self) -> Vec<String> {
         let python = match self.python {
             PythonArg::Python2 => "python2",
@@ -171,7 +171,7 @@ impl LanguageArgs {
             ("--build-time", self.build_time.as_secs_f64().to_string()),
         ]
         .into_iter()
-        .flat_map(|(flag, value)| [flag.to_string(), value])
+        .map(|(flag, value)| format!("{flag}={value}"))
         .collect()
     }
 
@@ -464,15 +464,15 @@ pub struct PackageArgs {
 }
 
 impl PackageArgs {
-    /// The flags of `grade` the bundle passes on, each one word.
+    /// The flags of `grade` the bundle passes on, each one word (`--flag=value`, so
+    /// that no value is read as an option).
     fn grade_flags(&self) -> Vec<String> {
         let mut flags = Vec::new();
         if self.run.is_none() {
             flags.extend(self.languages.flags());
         }
         for path in &self.read_only {
-            flags.push("--read-only".into());
-            flags.push(path.display().to_string());
+            flags.push(format!("--read-only={}", path.display()));
         }
         let limits = [
             ("--cpu-time", self.cpu_time),
@@ -482,17 +482,14 @@ impl PackageArgs {
         ];
         for (flag, value) in limits {
             if let Some(value) = value {
-                flags.push(flag.into());
-                flags.push(value.to_string());
+                flags.push(format!("{flag}={value}"));
             }
         }
         if let Some(points) = self.points {
-            flags.push("--points".into());
-            flags.push(points.to_string());
+            flags.push(format!("--points={points}"));
         }
         if let Some(exact) = &self.exact_criterion {
-            flags.push("--exact-criterion".into());
-            flags.push(exact.clone());
+            flags.push(format!("--exact-criterion={exact}"));
         }
         flags
     }

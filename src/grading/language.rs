@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::printable::printable_bytes;
+use crate::printable::{printable, printable_bytes};
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// A language of the handout.
@@ -231,11 +231,40 @@ pub enum BuildError {
 /// Lines of a compiler's standard error in a COMPILE ERROR row.
 const ERROR_LINES: usize = 5;
 
+/// Whether `name` may be Java's main class: a Java identifier (a letter, `_` or `$`,
+/// then letters, digits, `_` or `$`). Nothing else reaches the `java` launcher,
+/// which would read `@name` as a file of arguments and `-name` as an option.
+pub fn java_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
 /// Builds `found` in `sandbox` (which shows the submission), within the toolchain's
 /// build time: nothing to build for Python; javac then jar for Java; g++ -O2 for
 /// C++. What the build makes is copied from its work folder into a fresh folder
 /// others may read, from which every case runs.
+///
+/// No file name of the student's reaches a program as an option: javac and g++ get
+/// the sources by absolute path (every word starts with `/`; neither knows `--`),
+/// Python gets its file after `--`, and a Java main class that is not a Java
+/// identifier is a compile error.
 pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<Built, BuildError> {
+    if !found.folder.is_absolute() {
+        return Err(BuildError::Io(io::Error::other(format!(
+            "{}: the submission's folder must be an absolute path",
+            printable(&found.folder.display().to_string())
+        ))));
+    }
+    if found.language == Language::Java && !java_identifier(&found.main_class) {
+        return Err(BuildError::Compile(format!(
+            "the main class {} (from {}) is not a valid Java identifier: not compiled",
+            printable(&found.main_class),
+            printable(&found.relative)
+        )));
+    }
     let file = shell_quote(&found.file.display().to_string());
     let (script, made, mode) = match found.language {
         Language::Python2 | Language::Python3 => {
@@ -245,7 +274,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
                 &toolchain.python3
             };
             return Ok(Built {
-                command: format!("{} {file}", shell_quote(python)),
+                command: format!("{} -- {file}", shell_quote(python)),
                 build: None,
             });
         }
@@ -354,5 +383,15 @@ mod tests {
         assert_eq!(python.relative, "hw1cs561s2017.py");
         fs::write(root.join("hw1cs561s2017.py"), "print 1\n").unwrap();
         assert_eq!(find(root, &toolchain).unwrap().language, Language::Python3);
+    }
+
+    #[test]
+    fn a_main_class_is_a_java_identifier() {
+        for good in ["agent", "Hw1", "_x", "$a1", "Élève"] {
+            assert!(java_identifier(good), "{good}");
+        }
+        for bad in ["", "@input.txt", "-cp", "1a", "a.b", "a b", "a-b"] {
+            assert!(!java_identifier(bad), "{bad}");
+        }
     }
 }
