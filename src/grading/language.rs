@@ -167,7 +167,7 @@ fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Fo
     };
     let python = folder.join(&toolchain.python_file);
     if python.is_file() {
-        let first = fs::read(&python).unwrap_or_default();
+        let first = read_prefix(&python, SHEBANG_BYTES).unwrap_or_default();
         let first = first.split(|&b| b == b'\n').next().unwrap_or_default();
         let language = if !first.starts_with(b"#!") {
             toolchain.default_python
@@ -182,9 +182,13 @@ fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Fo
     }
     let java = files_ending(folder, "java");
     if !java.is_empty() {
+        let mut left = MAIN_SEARCH_BYTES;
         let main = java
             .iter()
-            .find(|file| fs::read(file).is_ok_and(|text| contains(&text, b"static void main")))
+            .find(|file| {
+                file_contains(file, b"static void main", MAIN_FILE_BYTES, &mut left)
+                    .unwrap_or(false)
+            })
             .unwrap_or(&java[0])
             .clone();
         let class = main
@@ -200,6 +204,61 @@ fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Fo
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Bytes of a Python file read to find its `#!` line.
+const SHEBANG_BYTES: u64 = 4 << 10;
+/// Bytes of each Java file read to find `static void main`.
+const MAIN_FILE_BYTES: u64 = 256 << 10;
+/// Bytes of a submission's Java files read in all to find `static void main`.
+const MAIN_SEARCH_BYTES: u64 = 1 << 20;
+/// The buffer of the streamed search.
+const CHUNK_BYTES: usize = 8 << 10;
+
+/// A student's file opened for the grader to read: never blocking on a FIFO, and a
+/// regular file only.
+fn open_regular(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
+/// The first `max` bytes of the student's file `path` (at most).
+fn read_prefix(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular(path)?.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Whether the first `max` bytes of the student's file `path` hold `needle`, read
+/// a chunk at a time, taking what it reads from `left` (and reading no more once
+/// `left` is spent): the grader never holds more than a chunk of the file.
+fn file_contains(path: &Path, needle: &[u8], max: u64, left: &mut u64) -> io::Result<bool> {
+    use std::io::Read;
+    let mut file = open_regular(path)?.take(max.min(*left));
+    let mut window: Vec<u8> = Vec::with_capacity(CHUNK_BYTES + needle.len());
+    let mut chunk = vec![0; CHUNK_BYTES];
+    loop {
+        let read = file.read(&mut chunk)?;
+        if read == 0 {
+            return Ok(false);
+        }
+        *left = left.saturating_sub(read as u64);
+        window.extend_from_slice(&chunk[..read]);
+        if contains(&window, needle) {
+            return Ok(true);
+        }
+        // Keep what could begin the needle across the chunks.
+        let keep = window.len().min(needle.len().saturating_sub(1));
+        window.drain(..window.len() - keep);
+    }
 }
 
 /// Quotes `text` for a POSIX shell.
@@ -383,6 +442,25 @@ mod tests {
         assert_eq!(python.relative, "hw1cs561s2017.py");
         fs::write(root.join("hw1cs561s2017.py"), "print 1\n").unwrap();
         assert_eq!(find(root, &toolchain).unwrap().language, Language::Python3);
+    }
+
+    #[test]
+    fn the_search_for_main_is_streamed_and_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("A.java");
+        let needle = b"static void main";
+        // Across the chunks' edge.
+        let mut text = vec![b' '; CHUNK_BYTES - 5];
+        text.extend_from_slice(needle);
+        fs::write(&file, &text).unwrap();
+        let mut left = u64::MAX;
+        assert!(file_contains(&file, needle, 1 << 20, &mut left).unwrap());
+        // Past the bound of the file, or of the search.
+        assert!(!file_contains(&file, needle, CHUNK_BYTES as u64, &mut left).unwrap());
+        let mut spent = 100;
+        assert!(!file_contains(&file, needle, 1 << 20, &mut spent).unwrap());
+        assert_eq!(spent, 0);
+        assert_eq!(read_prefix(&file, 10).unwrap().len(), 10);
     }
 
     #[test]
