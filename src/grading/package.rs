@@ -12,9 +12,9 @@
 //! `/autograder/results/results.json`, also when grading itself fails). Vocareum: a
 //! folder with `grade.sh` (reads the student's files from its current folder, writes
 //! `$vocareumGradeFile` and `$vocareumReportFile`) to upload to the assignment's
-//! library (`$ASNLIB`); it grades copies, the binary and the cases in a fresh private
-//! folder and the student's files in a fresh one others may enter, since the
-//! platform's own folders may allow neither.
+//! library (`$ASNLIB`); it makes the library root's and private, then grades copies,
+//! the binary and the cases in a fresh private folder and the student's files in a
+//! fresh one others may enter, since the platform's own folders may allow neither.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -191,6 +191,10 @@ fail() {{
   [ -s "$vocareumGradeFile" ] || printf '%s,0\n' {field} >> "$vocareumGradeFile"
   exit "$2"
 }}
+# The library as uploaded is readable by all: made root's and closed to others
+# before any student's program runs (a separate user must not read the cases).
+chown -R 0:0 -- "$LIB" 2>/dev/null || true
+chmod -R go-rwx -- "$LIB" || fail "cannot make the library private" 1
 PRIVATE=$(mktemp -d) && SHOWN=$(mktemp -d) || fail "no temporary folder" 1
 trap 'rm -rf "$PRIVATE" "$SHOWN"' EXIT
 chmod 711 -- "$SHOWN"
