@@ -163,7 +163,7 @@ fn ask(
         })?;
     let took = Duration::from_secs_f64(run.seconds);
     let answer = match run.ending {
-        SandboxEnding::WallTime => Err(format!(
+        SandboxEnding::WallTime | SandboxEnding::CpuTime => Err(format!(
             "no answer after {:.1} s; every process of it was killed",
             limit.as_secs_f64()
         )),

@@ -88,7 +88,8 @@ pub struct GradeArgs {
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = parse_points)]
     points: f64,
-    /// Wall time of each run, in seconds; then every process of the run is killed.
+    /// CPU time of each run (all its processes and threads), in seconds, with a
+    /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
     /// Programs run at once, over two students graded side by side [default: the
@@ -260,7 +261,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         shard: args.shard,
     })?;
     let targets = targets(args)?;
-    let sandbox = args.sandbox.sandbox(args.timeout)?;
+    let sandbox = args.sandbox.timed(args.timeout)?;
     class.admit(&sandbox)?;
     let policy = match args.compare {
         CompareArg::Strict => Policy::Strict,
@@ -422,7 +423,7 @@ pub struct PackageArgs {
     /// Where to write the bundle: a new zip file (gradescope) or folder (vocareum).
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
-    /// Wall time of each run, in seconds.
+    /// CPU time of each run, in seconds (as `grade`).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
     /// How a case passes.

@@ -373,7 +373,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
                 errors()
             )))
         }
-        Ending::WallTime => {
+        Ending::WallTime | Ending::CpuTime => {
             return Err(BuildError::Compile(format!(
                 "the build was still running after {} s: killed",
                 toolchain.build_time.as_secs_f64()

@@ -47,7 +47,7 @@ pub struct Recipe {
     pub flags: Vec<String>,
     /// The Vocareum rubric criterion that gets the score.
     pub criterion: String,
-    /// Wall time of each run, in seconds.
+    /// CPU time of each run (`grade --timeout`), in seconds.
     pub timeout: f64,
     /// `--compare` of `grade`: `strict` or `lenient`.
     pub compare: String,

@@ -26,6 +26,7 @@ pub mod confine;
 
 mod cgroup;
 mod child;
+mod clock;
 mod files;
 pub mod policy;
 mod separate_user;
@@ -33,6 +34,8 @@ mod separate_user;
 use cgroup::Cgroup;
 pub use cgroup::Exhausted;
 use child::{ChildSide, RawLimits};
+pub use clock::wall_net;
+use clock::{CpuMeter, MachineTicks};
 use files::{capture, capture_file, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
@@ -50,7 +53,6 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use thiserror::Error;
-use wait_timeout::ChildExt;
 
 /// Where the work folder appears inside the sandbox; the program starts there.
 pub const WORK_INSIDE: &str = "/home/student";
@@ -63,6 +65,9 @@ pub const TAIL_BYTES: usize = 4096;
 pub struct Limits {
     /// Wall-clock time; past it every process of the run is killed.
     pub wall: Duration,
+    /// CPU time of the whole run (all its processes and threads); past it every
+    /// process of the run is killed. None: only the wall time bounds the run.
+    pub run_cpu: Option<Duration>,
     /// CPU time of each process (SIGXCPU, then SIGKILL a second later).
     pub cpu: Duration,
     /// Bytes of memory: of each process's data (an rlimit), and of the whole run,
@@ -79,6 +84,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             wall: Duration::from_secs(10),
+            run_cpu: None,
             cpu: Duration::from_secs(60),
             memory: 2048 << 20,
             processes: 128,
@@ -196,12 +202,14 @@ pub enum Ending {
     Signal(i32),
     /// The wall time ran out: every process was killed.
     WallTime,
+    /// The run's CPU time ([`Limits::run_cpu`]) ran out: every process was killed.
+    CpuTime,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
 }
 
 /// Set by [`stop_all`]: runs end at once and no new one starts.
-static STOP: AtomicBool = AtomicBool::new(false);
+pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Ends every run now and refuses new ones (what Ctrl-C does to a grader). Only
 /// stores to an atomic: safe in a signal handler.
@@ -291,6 +299,10 @@ pub struct Run {
     pub stderr: Captured,
     /// Wall-clock seconds it took.
     pub seconds: f64,
+    /// CPU time of all its processes and threads, as far as it was counted.
+    pub cpu: Duration,
+    /// Whether others kept the machine busy while it ran (see [`clock`]).
+    pub loaded: bool,
     folder: CaseFolder,
 }
 
@@ -398,10 +410,11 @@ impl Sandbox {
         &self.read_only
     }
 
-    /// The same sandbox with another wall time.
+    /// The same sandbox with another wall time, and no limit of the run's CPU time.
     pub fn with_wall(&self, wall: Duration) -> Sandbox {
         let mut sandbox = self.clone();
         sandbox.limits.wall = wall;
+        sandbox.limits.run_cpu = None;
         sandbox
     }
 
@@ -675,7 +688,8 @@ impl Sandbox {
             command.pre_exec(move || child_side.enter());
         }
         let started = Instant::now();
-        let mut child = match command.spawn() {
+        let machine = MachineTicks::now();
+        let child = match command.spawn() {
             Ok(child) => child,
             Err(e) => {
                 // Nothing of a run that never started stays either.
@@ -689,27 +703,24 @@ impl Sandbox {
         drop(filters);
         let mut sampled = Exhausted::default();
         let counted = cgroup.as_ref().is_some_and(|c| c.memory_events.is_some());
-        let ending = loop {
-            let left = self.limits.wall.saturating_sub(started.elapsed());
-            if let Some(status) = child.wait_timeout(left.min(Duration::from_millis(50)))? {
-                break ending_of(status);
-            }
-            self.sample(uid, counted, &mut sampled);
-            let stopped = STOP.load(Ordering::SeqCst);
-            if stopped || started.elapsed() >= self.limits.wall {
-                // SAFETY: kill(2) on the child's own process group (it made a session
-                // of its own); the child is not reaped yet, so the group is its own.
-                unsafe {
-                    libc::kill(-(child.id() as i32), libc::SIGKILL);
-                }
-                child.wait()?;
-                break if stopped {
-                    Ending::Stopped
-                } else {
-                    Ending::WallTime
-                };
-            }
-        };
+        let pid = child.id() as i32;
+        let meter = cgroup
+            .as_ref()
+            .and_then(Cgroup::cpu_meter)
+            .unwrap_or(CpuMeter::Processes { root: pid, uid });
+        let waited = clock::wait(pid, &self.limits, &meter, started, &mut || {
+            self.sample(uid, counted, &mut sampled)
+        })?;
+        let ending = waited.ending;
+        // The cgroup counts every process of the run, those still running too.
+        let cpu = match meter {
+            CpuMeter::Processes { .. } => waited.metered.unwrap_or_default(),
+            _ => meter.used().or(waited.metered).unwrap_or_default(),
+        }
+        .max(waited.rusage);
+        let loaded = machine
+            .zip(MachineTicks::now())
+            .is_some_and(|(before, after)| before.loaded_until(after, cpu));
         let seconds = started.elapsed().as_secs_f64();
         // What the program left running when it ended counts too.
         self.sample(uid, counted, &mut sampled);
@@ -729,6 +740,8 @@ impl Sandbox {
             stdout: capture(stdout)?,
             stderr: capture(stderr)?,
             seconds,
+            cpu,
+            loaded,
             folder,
         })
     }

@@ -331,39 +331,94 @@ pub struct BatchOptions<'a> {
 }
 
 /// Program runs allowed at once, shared by batches run side by side: a slot one
-/// batch leaves free while its last case runs goes to the next batch's cases.
+/// batch leaves free while its last case runs goes to the next batch's cases. A run
+/// may also hold every slot, to run alone.
 pub struct Slots {
-    free: Mutex<usize>,
+    count: usize,
+    state: Mutex<SlotState>,
     freed: Condvar,
+}
+
+/// The free slots, and how many runs wait to hold them all (before whom no other
+/// run starts).
+struct SlotState {
+    free: usize,
+    waiting_for_all: usize,
 }
 
 impl Slots {
     /// `count` runs at once.
     pub fn new(count: usize) -> Slots {
         Slots {
-            free: Mutex::new(count.max(1)),
+            count: count.max(1),
+            state: Mutex::new(SlotState {
+                free: count.max(1),
+                waiting_for_all: 0,
+            }),
             freed: Condvar::new(),
         }
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, SlotState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Waits for a free slot and holds it until the guard is dropped.
-    fn hold(&self) -> HeldSlot<'_> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+    fn hold(&self) -> HeldSlots<'_> {
+        let mut state = self.lock();
+        while state.free == 0 || state.waiting_for_all > 0 {
+            state = self.freed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
-        *free -= 1;
-        HeldSlot(self)
+        state.free -= 1;
+        HeldSlots(self, 1)
+    }
+
+    /// Waits until every slot is free (no run starts meanwhile) and holds them all.
+    fn hold_all(&self) -> HeldSlots<'_> {
+        let mut state = self.lock();
+        state.waiting_for_all += 1;
+        while state.free < self.count {
+            state = self.freed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.free = 0;
+        state.waiting_for_all -= 1;
+        HeldSlots(self, self.count)
     }
 }
 
-/// A slot of [`Slots`], given back when dropped.
-struct HeldSlot<'a>(&'a Slots);
+/// Slots of [`Slots`], given back when dropped.
+struct HeldSlots<'a>(&'a Slots, usize);
 
-impl Drop for HeldSlot<'_> {
+impl Drop for HeldSlots<'_> {
     fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.0.freed.notify_one();
+        self.0.lock().free += self.1;
+        self.0.freed.notify_all();
+    }
+}
+
+/// The slots a run of a case holds: one, or all of them to run it again alone.
+pub(super) struct Turn<'a> {
+    slots: &'a Slots,
+    held: Option<HeldSlots<'a>>,
+}
+
+impl<'a> Turn<'a> {
+    /// Waits for a slot of `slots`.
+    fn take(slots: &'a Slots) -> Turn<'a> {
+        Turn {
+            slots,
+            held: Some(slots.hold()),
+        }
+    }
+
+    /// Gives back the slot held and waits to hold every slot: what runs next runs
+    /// alone (of the grader's runs).
+    pub(super) fn alone(&mut self) {
+        if self.held.as_ref().is_some_and(|h| h.1 == self.slots.count) {
+            return;
+        }
+        self.held = None;
+        self.held = Some(self.slots.hold_all());
     }
 }
 
@@ -390,6 +445,8 @@ pub fn run(
     options: &BatchOptions,
     observer: &mut dyn FnMut(Update),
 ) -> Vec<CaseResult> {
+    let own = Slots::new(options.jobs);
+    let slots = options.slots.unwrap_or(&own);
     let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
     let mut waiting = vec![false; cases.len()];
     let (mut done, mut reported) = (0, 0);
@@ -414,7 +471,8 @@ pub fn run(
     in_pool(
         cases.len(),
         options,
-        |index| run_case(&cases[index], options),
+        slots,
+        |index, turn| run_case(&cases[index], options, turn),
         &mut |finished| {
             if let Some((index, (result, rerun))) = finished {
                 results[index] = Some(result);
@@ -445,9 +503,9 @@ pub fn run(
         let (index, Rerun::Output(written)) = &reruns[at] else {
             unreachable!("the probe wrote an output")
         };
-        let held = options.slots.map(Slots::hold);
-        let lf = run_with_lf(&cases[*index], command, sandbox);
-        drop(held);
+        let mut turn = Turn::take(slots);
+        let lf = run_with_lf(&cases[*index], command, sandbox, &mut turn);
+        drop(turn);
         blind = lf.as_ref() == Some(written);
         let result = results[*index].as_mut().expect("every case ran");
         if note_lf(result, lf.as_deref(), &cases[*index]) {
@@ -477,7 +535,8 @@ pub fn run(
     in_pool(
         again.len(),
         options,
-        |at| run_with_lf(&cases[again[at].0], command, sandbox),
+        slots,
+        |at, turn| run_with_lf(&cases[again[at].0], command, sandbox, turn),
         &mut |finished: Option<(usize, Option<Vec<u8>>)>| {
             if let Some((at, lf)) = finished {
                 let index = again[at].0;
@@ -493,13 +552,14 @@ pub fn run(
     results.into_iter().flatten().collect()
 }
 
-/// Runs `work` on `0..count`, `options.jobs` at a time, until `options.stop` is set;
-/// `finished` gets each result as it comes, in this thread, and `None` every tenth
-/// of a second.
+/// Runs `work` on `0..count`, `options.jobs` at a time and each holding a turn of
+/// `slots`, until `options.stop` is set; `finished` gets each result as it comes, in
+/// this thread, and `None` every tenth of a second.
 fn in_pool<T: Send>(
     count: usize,
     options: &BatchOptions,
-    work: impl Fn(usize) -> T + Sync,
+    slots: &Slots,
+    work: impl Fn(usize, &mut Turn) -> T + Sync,
     finished: &mut dyn FnMut(Option<(usize, T)>),
 ) {
     let next = AtomicUsize::new(0);
@@ -519,9 +579,9 @@ fn in_pool<T: Send>(
                 if index >= count {
                     break;
                 }
-                let held = options.slots.map(Slots::hold);
-                let done = work(index);
-                drop(held);
+                let mut turn = Turn::take(slots);
+                let done = work(index, &mut turn);
+                drop(turn);
                 if sender.send((index, done)).is_err() {
                     break;
                 }
@@ -540,9 +600,9 @@ fn in_pool<T: Send>(
 
 /// Runs one case and judges it; and, when the case may be run again with LF line
 /// ends (its input has a CR), why.
-fn run_case(case: &Case, options: &BatchOptions) -> (CaseResult, Option<Rerun>) {
+fn run_case(case: &Case, options: &BatchOptions, turn: &mut Turn) -> (CaseResult, Option<Rerun>) {
     let start = Instant::now();
-    let produced = produce(case, &options.runner).and_then(|produced| {
+    let produced = produce(case, &options.runner, turn).and_then(|produced| {
         match (&produced, &options.keep) {
             (Produced::Output(bytes), Some(folder)) => keep(folder, case, bytes),
             _ => Ok(()),
@@ -619,11 +679,11 @@ fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("cannot keep the output as {}: {e}", path.display()))
 }
 
-fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
+fn produce(case: &Case, runner: &Runner, turn: &mut Turn) -> Result<Produced, String> {
     match runner {
         Runner::Solver(syntax) => solve(case, *syntax).map(Produced::Output),
         Runner::Program { command, sandbox } => fs::read(&case.input)
-            .and_then(|input| run_program(case, &input, command, sandbox))
+            .and_then(|input| run_program(case, &input, command, sandbox, turn))
             .map_err(|e| format!("cannot run the program: {e}")),
     }
 }
@@ -716,6 +776,33 @@ mod tests {
         let results = run(&cases, &options, &mut |_| {});
         let runs = fs::read_to_string(&counter).unwrap().lines().count();
         (results, runs)
+    }
+
+    #[test]
+    fn a_run_alone_waits_for_every_slot_and_no_run_starts_meanwhile() {
+        let slots = Slots::new(2);
+        let first = Turn::take(&slots);
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        thread::scope(|scope| {
+            let mut alone = Turn::take(&slots);
+            scope.spawn(|| {
+                alone.alone();
+                // Both slots held: the first turn was given back.
+                assert_eq!(started.load(Ordering::SeqCst), 0);
+                drop(alone);
+            });
+            thread::sleep(Duration::from_millis(50));
+            // Waiting to run alone: a new run waits too.
+            scope.spawn(|| {
+                let _turn = Turn::take(&slots);
+                started.fetch_add(1, Ordering::SeqCst);
+            });
+            thread::sleep(Duration::from_millis(50));
+            assert_eq!(started.load(Ordering::SeqCst), 0);
+            drop(first);
+        });
+        assert_eq!(started.load(Ordering::SeqCst), 1);
+        assert_eq!(slots.lock().free, 2);
     }
 
     #[test]
