@@ -1,13 +1,17 @@
 //! The platforms' bundles run as the platforms run them: Vocareum's library made
-//! private before any student's program runs.
+//! private before any student's program runs; a time budget that leaves the cases it
+//! cannot cover not run, and reports always written whole, however the grading ends.
 
 #[path = "common/grading.rs"]
 mod grading;
+#[path = "common/validators.rs"]
+mod validators;
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 use grading::{official, reversi, text, BIN};
 
@@ -28,11 +32,12 @@ fn package(platform: &str, out: &Path, extra: &[&str]) {
         cases.to_str().unwrap(),
         "--run",
         "sh {submission}/hw.sh",
-        "--timeout",
-        "5",
         "--out",
         out.to_str().unwrap(),
     ];
+    if !extra.contains(&"--timeout") {
+        args.extend_from_slice(&["--timeout", "5"]);
+    }
     args.extend_from_slice(extra);
     let output = reversi(&args);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
@@ -85,4 +90,203 @@ fn the_vocareum_library_is_made_private_before_grading() {
             entry.path().display()
         );
     }
+}
+
+/// Unpacks a Gradescope bundle into `dir/autograder/source`, fills the submission
+/// with `hw.sh` (`script`, then the solver), runs `run_autograder` and returns the
+/// path of its `results.json`.
+fn run_gradescope(dir: &Path, extra: &[&str], script: &str) -> std::path::PathBuf {
+    let zip = dir.join("autograder.zip");
+    package("gradescope", &zip, extra);
+    let root = dir.join("autograder");
+    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+    archive.extract(root.join("source")).unwrap();
+    let submission = root.join("submission");
+    platform_submission(&submission);
+    fs::write(
+        submission.join("hw.sh"),
+        format!("{script}\nexec \"$(dirname \"$0\")/solver\"\n"),
+    )
+    .unwrap();
+    let status = Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", text(&status.stderr));
+    root.join("results/results.json")
+}
+
+/// A budget of 4 s, 0.5 s per case (a wall-time net of 2.5 s) and a program that
+/// sleeps: the first case runs and times out; the others could not end within the
+/// budget, so they are not run, and `results.json` says so, valid.
+#[test]
+fn cases_the_budget_cannot_cover_are_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = ["--budget", "4", "--timeout", "0.5"];
+    let results = run_gradescope(dir.path(), &extra, "sleep 60");
+    validators::validate_gradescope(&results);
+    let results: serde_json::Value = serde_json::from_slice(&fs::read(&results).unwrap()).unwrap();
+    assert_eq!(results["score"].as_f64(), Some(0.0));
+    let outputs: Vec<&str> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| test["output"].as_str().unwrap())
+        .collect();
+    assert_eq!(outputs.len(), 5);
+    // The cases that started at once (one a slot) time out; the others are not run.
+    let ran = outputs
+        .iter()
+        .take_while(|output| output.starts_with("TIMEOUT: "))
+        .count();
+    assert!((1..=2).contains(&ran), "{outputs:?}");
+    for output in &outputs[ran..] {
+        assert_eq!(
+            *output, "NOT RUN: not run: the grading's time budget was spent",
+            "{outputs:?}"
+        );
+    }
+}
+
+/// The bundles' default budget fits the platform: a margin under Gradescope's
+/// documented 10 minutes; a conservative 270 s on Vocareum.
+#[test]
+fn the_bundles_budget_defaults_to_a_margin_under_the_platform_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    package("gradescope", &zip, &[]);
+    let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+    let mut script = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("run_autograder").unwrap(), &mut script)
+        .unwrap();
+    assert!(script.contains("'--budget=540'"), "{script}");
+    let library = dir.path().join("asnlib");
+    package("vocareum", &library, &[]);
+    let script = fs::read_to_string(library.join("grade.sh")).unwrap();
+    assert!(script.contains("'--budget=270'"), "{script}");
+}
+
+/// A small SplitMix64, for the moments of the kills (its seed printed).
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Removes the cgroups a killed grader `pid` left (empty once its runs died).
+fn remove_cgroups_of(pid: u32) {
+    for top in ["", "pids", "memory", "cpuacct", "unified"] {
+        let folder = Path::new("/sys/fs/cgroup").join(top);
+        for entry in fs::read_dir(folder).into_iter().flatten().flatten() {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&format!("reversi-{pid}-"))
+            {
+                for _ in 0..100 {
+                    if fs::remove_dir(entry.path()).is_ok() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
+        }
+    }
+}
+
+/// `grade --single` writing both platforms' files, killed (SIGKILL) at random
+/// moments: whenever it was killed after its first write, `results.json` is valid
+/// against Gradescope's schema and the Vocareum grade file holds a score; while one
+/// grading runs to its end, every read of `results.json` is whole JSON.
+#[test]
+fn a_grading_killed_at_any_moment_leaves_whole_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let submission = dir.path().join("ann");
+    platform_submission(&submission);
+    fs::write(
+        submission.join("hw.sh"),
+        "sleep 0.2\nexec \"$(dirname \"$0\")/solver\"\n",
+    )
+    .unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let results = dir.path().join("results.json");
+    let grade_file = dir.path().join("grade.csv");
+    let start_grading = || {
+        let _ = fs::remove_file(&results);
+        let _ = fs::remove_file(&grade_file);
+        Command::new(BIN)
+            .args([
+                "grade",
+                "--single",
+                "-j",
+                "1",
+                "--run",
+                "sh {submission}/hw.sh",
+            ])
+            .arg(format!("--cases={}", official().display()))
+            .arg(format!("--gradescope={}", results.display()))
+            .args(["--vocareum", "--"])
+            .arg(&submission)
+            .env("TMPDIR", &tmp)
+            .env("vocareumGradeFile", &grade_file)
+            .env("vocareumReportFile", dir.path().join("report.txt"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let whole = |why: &str| {
+        validators::validate_gradescope(&results);
+        let grade = fs::read_to_string(&grade_file).unwrap();
+        let score = grade.strip_prefix("Correctness,").unwrap_or_default();
+        assert!(
+            score.trim_end().parse::<f64>().is_ok() && grade.ends_with('\n'),
+            "{why}: {grade:?}"
+        );
+    };
+    // One grading to its end, its results.json read all the while.
+    let mut child = start_grading();
+    let started = Instant::now();
+    let mut reads = 0;
+    let full = loop {
+        if let Ok(bytes) = fs::read(&results) {
+            let value: serde_json::Value = serde_json::from_slice(&bytes)
+                .unwrap_or_else(|e| panic!("read {reads}: not JSON ({e}): {bytes:?}"));
+            assert!(value["tests"].is_array());
+            reads += 1;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break started.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    assert!(reads > 10, "{reads} reads");
+    whole("complete");
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    eprintln!("kills seeded with {seed}");
+    let mut state = seed;
+    let mut partial = 0;
+    for kill in 0..6 {
+        let mut child = start_grading();
+        let at = Duration::from_millis(next(&mut state) % (full.as_millis() as u64 + 1));
+        std::thread::sleep(at);
+        let _ = child.kill();
+        child.wait().unwrap();
+        remove_cgroups_of(child.id());
+        if results.exists() {
+            whole(&format!("kill {kill} at {at:?}"));
+            let text = fs::read_to_string(&results).unwrap();
+            if text.contains("not run: the grading ended before this case") {
+                partial += 1;
+            }
+        }
+    }
+    eprintln!("{partial} of 6 kills left a partial report");
 }

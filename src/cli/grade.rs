@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::grader::{parse_seconds, print_out, Progress};
 use super::sandbox::SandboxArgs;
-use crate::grading::batch::find_cases;
+use crate::grading::batch::{find_cases, CaseResult};
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
     GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
@@ -92,6 +92,11 @@ pub struct GradeArgs {
     /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
+    /// The time the whole grading may take, in seconds: a case (or a build) that
+    /// could not finish by then, its time limits spent, is not run ("not run: the
+    /// grading's time budget was spent", 0 points) [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    budget: Option<Duration>,
     /// Programs run at once, over two students graded side by side [default: the
     /// number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -247,6 +252,7 @@ fn parse_shard(text: &str) -> std::result::Result<Shard, String> {
 /// `reversi grade`: grades every submission, prints a row per student and the
 /// totals, and writes the reports asked for.
 fn grade(args: &GradeArgs) -> Result<()> {
+    let started = Instant::now();
     let program = args.languages.program(args.run.as_deref());
     let (Some(submissions), Some(cases)) = (&args.submissions, &args.cases) else {
         unreachable!("clap requires SUBMISSIONS and --cases without a subcommand");
@@ -282,6 +288,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         jobs,
         stop: Some(sandbox::stop_flag()),
         slots: None,
+        deadline: args.budget.map(|budget| started + budget),
     };
     let width = class
         .submissions
@@ -291,25 +298,53 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .unwrap_or(0);
     let mut progress = Progress::new();
     let mut printed = Ok(());
+    let names = class.case_names();
+    // Every report is replaced whole (a temporary file renamed): written before the
+    // first case and again as cases (one student) or students (a class) finish, a
+    // kill at any moment leaves the last complete one.
+    let write = |grades: &[StudentGrade]| {
+        platform::write_reports(
+            &targets,
+            grades,
+            &names,
+            &class.points,
+            &class.visibility,
+            policy,
+            sandbox.isolation(),
+        )
+    };
+    let partial = |student: &str, results: Vec<CaseResult>| {
+        let mut grade =
+            StudentGrade::partial(student, results, &class.cases, &class.points, NOT_YET);
+        grade.hide(&class.visibility);
+        grade
+    };
+    let mut written = match (args.single, class.submissions.first()) {
+        (true, Some(student)) => write(&[partial(&student.name, Vec::new())]),
+        _ => Ok(()),
+    };
+    let mut graded: Vec<StudentGrade> = Vec::new();
     let grades = grade_class(&class.submissions, &options, &mut |event| match event {
         ClassEvent::Progress { done, total } => progress.draw(done, total),
+        ClassEvent::Partial { student, results } => {
+            if args.single && written.is_ok() {
+                written = write(&[partial(&student.name, results.to_vec())]);
+            }
+        }
         ClassEvent::Graded(grade) => {
             progress.clear();
             if !args.json && printed.is_ok() {
                 printed = print_out(&student_row(grade, width));
             }
+            graded.push(grade.clone());
+            if !args.single && written.is_ok() {
+                written = write(&graded);
+            }
         }
     })?;
     printed?;
-    platform::write_reports(
-        &targets,
-        &grades,
-        &class.case_names(),
-        &class.points,
-        &class.visibility,
-        policy,
-        sandbox.isolation(),
-    )?;
+    written?;
+    write(&grades)?;
     if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
@@ -334,6 +369,10 @@ fn grade(args: &GradeArgs) -> Result<()> {
     }
     Ok(())
 }
+
+/// The row of a case in a report written while the grading runs, should the
+/// grading end before it.
+const NOT_YET: &str = "not run: the grading ended before this case";
 
 /// The report files the arguments ask for; Vocareum's are named by the variables
 /// its grading script sets.
@@ -452,6 +491,11 @@ pub struct PackageArgs {
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", value_parser = parse_points)]
     points: Option<f64>,
+    /// The time the grading of a submission may take, in seconds (as `grade
+    /// --budget`) [default: a margin under the platform's own limit: 540 on
+    /// Gradescope (its default timeout is 600 s), 270 on Vocareum].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    budget: Option<Duration>,
     /// The Vocareum rubric criterion that gets the score.
     #[arg(long, value_name = "NAME", default_value = "Correctness")]
     criterion: String,
@@ -468,7 +512,11 @@ impl PackageArgs {
     /// The flags of `grade` the bundle passes on, each one word (`--flag=value`, so
     /// that no value is read as an option).
     fn grade_flags(&self) -> Vec<String> {
-        let mut flags = Vec::new();
+        let budget = self.budget.unwrap_or(match self.platform {
+            PlatformArg::Gradescope => GRADESCOPE_BUDGET,
+            PlatformArg::Vocareum => VOCAREUM_BUDGET,
+        });
+        let mut flags = vec![format!("--budget={}", budget.as_secs_f64())];
         if self.run.is_none() {
             flags.extend(self.languages.flags());
         }
@@ -495,6 +543,16 @@ impl PackageArgs {
         flags
     }
 }
+
+/// The default budget of a Gradescope bundle: a tenth under Gradescope's default
+/// timeout of an autograder run, 10 minutes (its documentation, Troubleshooting).
+const GRADESCOPE_BUDGET: Duration = Duration::from_secs(540);
+
+/// The default budget of a Vocareum bundle. Vocareum's documentation names the
+/// limits of a grading script (Max Grading Time, Process timeout) but not their
+/// values, which Vocareum sets for each course: a conservative guess, a tenth under
+/// 5 minutes; a TA whose course allows more says so with --budget.
+const VOCAREUM_BUDGET: Duration = Duration::from_secs(270);
 
 /// `reversi package`'s platforms.
 #[derive(Clone, Copy, Debug, ValueEnum)]

@@ -400,6 +400,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         keep: args.keep.clone(),
         stop: Some(sandbox::stop_flag()),
         slots: None,
+        deadline: None,
     };
     let mut progress = Progress::new();
     let mut rows: Result<()> = Ok(());

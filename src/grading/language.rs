@@ -30,6 +30,11 @@ pub enum Language {
 }
 
 impl Language {
+    /// Whether its programs are built before they run (Java, C++).
+    pub fn built(self) -> bool {
+        matches!(self, Language::Java | Language::Cpp)
+    }
+
     /// The language's name in reports.
     pub fn name(self) -> &'static str {
         match self {

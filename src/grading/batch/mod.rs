@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Condvar, Mutex};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -24,9 +24,12 @@ use crate::sandbox::Sandbox;
 
 mod line_ends;
 mod program;
+mod slots;
 
 use line_ends::{note_lf, run_with_lf, LineEndsProbe, Rerun};
 use program::{run_program, Produced};
+use slots::Turn;
+pub use slots::{covers, Slots, BUDGET_SPENT};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -200,6 +203,8 @@ pub enum Verdict {
     MissingFile,
     /// Not run: the submission's program did not build.
     CompileError,
+    /// Not run: the grading's time budget was spent, or the grading ended first.
+    NotRun,
 }
 
 impl Verdict {
@@ -217,6 +222,7 @@ impl Verdict {
             Verdict::Interrupted => "INTERRUPTED",
             Verdict::MissingFile => "MISSING FILE",
             Verdict::CompileError => "COMPILE ERROR",
+            Verdict::NotRun => "NOT RUN",
         }
     }
 }
@@ -279,7 +285,8 @@ impl Summary {
                 Verdict::Error
                 | Verdict::Interrupted
                 | Verdict::MissingFile
-                | Verdict::CompileError => &mut summary.errors,
+                | Verdict::CompileError
+                | Verdict::NotRun => &mut summary.errors,
             } += 1;
         }
         summary
@@ -328,98 +335,9 @@ pub struct BatchOptions<'a> {
     /// Program runs allowed at once across batches run side by side (a class's
     /// students), each run holding one; none: only `jobs` bounds this batch.
     pub slots: Option<&'a Slots>,
-}
-
-/// Program runs allowed at once, shared by batches run side by side: a slot one
-/// batch leaves free while its last case runs goes to the next batch's cases. A run
-/// may also hold every slot, to run alone.
-pub struct Slots {
-    count: usize,
-    state: Mutex<SlotState>,
-    freed: Condvar,
-}
-
-/// The free slots, and how many runs wait to hold them all (before whom no other
-/// run starts).
-struct SlotState {
-    free: usize,
-    waiting_for_all: usize,
-}
-
-impl Slots {
-    /// `count` runs at once.
-    pub fn new(count: usize) -> Slots {
-        Slots {
-            count: count.max(1),
-            state: Mutex::new(SlotState {
-                free: count.max(1),
-                waiting_for_all: 0,
-            }),
-            freed: Condvar::new(),
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, SlotState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Waits for a free slot and holds it until the guard is dropped.
-    fn hold(&self) -> HeldSlots<'_> {
-        let mut state = self.lock();
-        while state.free == 0 || state.waiting_for_all > 0 {
-            state = self.freed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-        state.free -= 1;
-        HeldSlots(self, 1)
-    }
-
-    /// Waits until every slot is free (no run starts meanwhile) and holds them all.
-    fn hold_all(&self) -> HeldSlots<'_> {
-        let mut state = self.lock();
-        state.waiting_for_all += 1;
-        while state.free < self.count {
-            state = self.freed.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-        state.free = 0;
-        state.waiting_for_all -= 1;
-        HeldSlots(self, self.count)
-    }
-}
-
-/// Slots of [`Slots`], given back when dropped.
-struct HeldSlots<'a>(&'a Slots, usize);
-
-impl Drop for HeldSlots<'_> {
-    fn drop(&mut self) {
-        self.0.lock().free += self.1;
-        self.0.freed.notify_all();
-    }
-}
-
-/// The slots a run of a case holds: one, or all of them to run it again alone.
-pub(super) struct Turn<'a> {
-    slots: &'a Slots,
-    held: Option<HeldSlots<'a>>,
-}
-
-impl<'a> Turn<'a> {
-    /// Waits for a slot of `slots`.
-    fn take(slots: &'a Slots) -> Turn<'a> {
-        Turn {
-            slots,
-            held: Some(slots.hold()),
-        }
-    }
-
-    /// Gives back the slot held and waits to hold every slot: what runs next runs
-    /// alone (of the grader's runs).
-    pub(super) fn alone(&mut self) {
-        if self.held.as_ref().is_some_and(|h| h.1 == self.slots.count) {
-            return;
-        }
-        self.held = None;
-        self.held = Some(self.slots.hold_all());
-    }
+    /// When the grading's time budget ends: a case whose worst case (its wall-time
+    /// net) would end later is not run (see [`BUDGET_SPENT`]).
+    pub deadline: Option<Instant>,
 }
 
 /// What a running batch reports, after each case and every tenth of a second.
@@ -496,14 +414,15 @@ pub fn run(
             .is_some_and(|stop| stop.load(Ordering::Relaxed))
     };
     reruns.sort_by_key(|(index, _)| *index);
-    let probe = LineEndsProbe::choose(cases, &reruns);
+    let probe = LineEndsProbe::choose(cases, &reruns)
+        .filter(|_| covers(options.deadline, sandbox.limits().wall));
     let mut blind = false;
     let mut reads_cr = None;
     if let Some(at) = probe.filter(|_| !stopped()) {
         let (index, Rerun::Output(written)) = &reruns[at] else {
             unreachable!("the probe wrote an output")
         };
-        let mut turn = Turn::take(slots);
+        let mut turn = Turn::take(slots, options.deadline);
         let lf = run_with_lf(&cases[*index], command, sandbox, &mut turn);
         drop(turn);
         blind = lf.as_ref() == Some(written);
@@ -536,7 +455,11 @@ pub fn run(
         again.len(),
         options,
         slots,
-        |at, turn| run_with_lf(&cases[again[at].0], command, sandbox, turn),
+        |at, turn| {
+            covers(turn.deadline, sandbox.limits().wall)
+                .then(|| run_with_lf(&cases[again[at].0], command, sandbox, turn))
+                .flatten()
+        },
         &mut |finished: Option<(usize, Option<Vec<u8>>)>| {
             if let Some((at, lf)) = finished {
                 let index = again[at].0;
@@ -579,7 +502,7 @@ fn in_pool<T: Send>(
                 if index >= count {
                     break;
                 }
-                let mut turn = Turn::take(slots);
+                let mut turn = Turn::take(slots, options.deadline);
                 let done = work(index, &mut turn);
                 drop(turn);
                 if sender.send((index, done)).is_err() {
@@ -602,6 +525,19 @@ fn in_pool<T: Send>(
 /// ends (its input has a CR), why.
 fn run_case(case: &Case, options: &BatchOptions, turn: &mut Turn) -> (CaseResult, Option<Rerun>) {
     let start = Instant::now();
+    if let Runner::Program { sandbox, .. } = &options.runner {
+        if !covers(turn.deadline, sandbox.limits().wall) {
+            let result = CaseResult {
+                case: case.name.clone(),
+                verdict: Verdict::NotRun,
+                detail: BUDGET_SPENT.into(),
+                seconds: 0.0,
+                report: None,
+                depends_on_cr: false,
+            };
+            return (result, None);
+        }
+    }
     let produced = produce(case, &options.runner, turn).and_then(|produced| {
         match (&produced, &options.keep) {
             (Produced::Output(bytes), Some(folder)) => keep(folder, case, bytes),
@@ -641,8 +577,9 @@ fn run_case(case: &Case, options: &BatchOptions, turn: &mut Turn) -> (CaseResult
         Ok(Produced::Failed(verdict, detail, stderr_cr)) => (verdict, detail, None, stderr_cr),
         Err(message) => (Verdict::Error, message, None, false),
     };
-    // The case's time as measured: the LF re-run is the grader's, not the case's.
-    let seconds = start.elapsed().as_secs_f64();
+    // The case's time as measured: the LF re-run is the grader's, not the case's, and
+    // of a case run again alone, the second run's.
+    let seconds = turn.again.unwrap_or(start).elapsed().as_secs_f64();
     // The LF re-run, only where its answer could explain the verdict: an output that
     // differs by more than its line ends, or a crash whose standard error shows a
     // CR. Never a timeout (it would cost another full --timeout), nor a run that
@@ -772,37 +709,11 @@ mod tests {
             keep: None,
             stop: None,
             slots: None,
+            deadline: None,
         };
         let results = run(&cases, &options, &mut |_| {});
         let runs = fs::read_to_string(&counter).unwrap().lines().count();
         (results, runs)
-    }
-
-    #[test]
-    fn a_run_alone_waits_for_every_slot_and_no_run_starts_meanwhile() {
-        let slots = Slots::new(2);
-        let first = Turn::take(&slots);
-        let started = std::sync::atomic::AtomicUsize::new(0);
-        thread::scope(|scope| {
-            let mut alone = Turn::take(&slots);
-            scope.spawn(|| {
-                alone.alone();
-                // Both slots held: the first turn was given back.
-                assert_eq!(started.load(Ordering::SeqCst), 0);
-                drop(alone);
-            });
-            thread::sleep(Duration::from_millis(50));
-            // Waiting to run alone: a new run waits too.
-            scope.spawn(|| {
-                let _turn = Turn::take(&slots);
-                started.fetch_add(1, Ordering::SeqCst);
-            });
-            thread::sleep(Duration::from_millis(50));
-            assert_eq!(started.load(Ordering::SeqCst), 0);
-            drop(first);
-        });
-        assert_eq!(started.load(Ordering::SeqCst), 1);
-        assert_eq!(slots.lock().free, 2);
     }
 
     #[test]
@@ -829,6 +740,7 @@ mod tests {
             keep: None,
             stop: None,
             slots: Some(&slots),
+            deadline: None,
         };
         thread::scope(|scope| {
             for _ in 0..2 {

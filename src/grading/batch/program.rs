@@ -4,7 +4,7 @@
 use std::fs;
 use std::io;
 
-use super::{Case, Turn, Verdict};
+use super::{covers, Case, Turn, Verdict};
 use crate::printable::printable_bytes;
 use crate::sandbox::{Ending, Limits, OutputFile, Program, Run, Sandbox};
 
@@ -43,6 +43,19 @@ fn time_limit(run: &Run, limits: &Limits) -> String {
     }
 }
 
+/// Whether `run` hit a time limit that others' load may have made it hit: its CPU
+/// time, or the wall-time net after computing (at least a tenth of its CPU time
+/// used: a program that sleeps hits the net whatever the load), while others kept
+/// the machine busy.
+fn starved(run: &Run, limits: &Limits) -> bool {
+    let computing = match (run.ending, limits.run_cpu) {
+        (Ending::CpuTime, _) => true,
+        (Ending::WallTime, Some(cpu)) => run.cpu * 10 >= cpu,
+        _ => false,
+    };
+    computing && run.loaded
+}
+
 /// Runs a student's program on `input` the way the course's grader does, in the
 /// sandbox. A run that hits a time limit while others keep the machine busy is run
 /// once more alone (holding every slot of `turn`) before it is called TIMEOUT.
@@ -62,12 +75,22 @@ pub(super) fn run_program(
     let limits = sandbox.limits();
     let mut run = sandbox.run(&program)?;
     let mut first = None;
-    if matches!(run.ending, Ending::CpuTime | Ending::WallTime) && run.loaded {
-        first = Some(time_limit(&run, &limits));
-        turn.alone();
-        run = sandbox.run(&program)?;
+    let mut spent = false;
+    if starved(&run, &limits) {
+        if covers(turn.deadline, limits.wall) {
+            first = Some(time_limit(&run, &limits));
+            turn.alone();
+            turn.again = Some(std::time::Instant::now());
+            run = sandbox.run(&program)?;
+        } else {
+            spent = true;
+        }
     }
     let again = |detail: String| match &first {
+        _ if spent => format!(
+            "{detail} (on a loaded machine; not run again alone: the grading's time budget \
+             was spent)"
+        ),
         Some(first) if detail.starts_with(first.as_str()) => {
             format!("{detail} (run again alone, the machine being loaded: the same)")
         }
