@@ -197,6 +197,16 @@ fn remove_cgroups_of(pid: u32) {
     }
 }
 
+/// Unmounts the tmpfs of each run folder a killed grader left in `tmp`, and removes
+/// the folders.
+fn remove_runs_left(tmp: &Path) {
+    for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
+        let room = entry.path().join("room");
+        let _ = Command::new("umount").arg("-l").arg(&room).output();
+        let _ = fs::remove_dir_all(entry.path());
+    }
+}
+
 /// `grade --single` writing both platforms' files, killed (SIGKILL) at random
 /// moments: whenever it was killed after its first write, `results.json` is valid
 /// against Gradescope's schema and the Vocareum grade file holds a score; while one
@@ -280,6 +290,7 @@ fn a_grading_killed_at_any_moment_leaves_whole_reports() {
         let _ = child.kill();
         child.wait().unwrap();
         remove_cgroups_of(child.id());
+        remove_runs_left(&tmp);
         if results.exists() {
             whole(&format!("kill {kill} at {at:?}"));
             let text = fs::read_to_string(&results).unwrap();

@@ -391,6 +391,13 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
             )))
         }
         Ending::Stopped => return Err(BuildError::Compile("the build was interrupted".into())),
+        Ending::FilesTooLarge => {}
+    }
+    if run.files_full {
+        return Err(BuildError::Compile(format!(
+            "the build's files passed {} MiB in all (--file-size): killed",
+            sandbox.limits().file_size >> 20
+        )));
     }
     let bytes = match run.read_output(made, sandbox.limits().file_size)? {
         OutputFile::Regular(bytes) => bytes,

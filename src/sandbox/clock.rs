@@ -8,7 +8,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::{ending_of, Ending, Limits, STOP};
+use super::{Ending, Limits, STOP};
 
 /// Clock ticks of `/proc`'s times (`USER_HZ`, 100 on every Linux).
 const TICKS_PER_SECOND: u64 = 100;
@@ -199,16 +199,38 @@ pub(super) struct Waited {
     pub(super) metered: Option<Duration>,
 }
 
-/// Waits for the run's first process `pid` to end (reaping it), killing its process
-/// group when [`STOP`] is set, its wall time runs out, or the `meter` reads its
-/// CPU time limit; `sample` is called about every 50 ms.
-pub(super) fn wait(
-    pid: i32,
-    limits: &Limits,
-    meter: &CpuMeter,
-    started: Instant,
-    sample: &mut dyn FnMut(),
-) -> io::Result<Waited> {
+/// What a run's wait watches.
+pub(super) struct Watch<'a> {
+    /// The run's first process.
+    pub(super) pid: i32,
+    /// Its limits.
+    pub(super) limits: &'a Limits,
+    /// Its CPU time.
+    pub(super) meter: &'a CpuMeter,
+    /// When it started.
+    pub(super) started: Instant,
+    /// Whether its files passed their bound, where they are measured (no tmpfs).
+    pub(super) files_over: Option<&'a dyn Fn() -> bool>,
+}
+
+impl Watch<'_> {
+    /// Waits for the run's first process to end (reaping it), killing its process
+    /// group when [`STOP`] is set, its wall time runs out, the meter reads its CPU
+    /// time limit, or its files pass their bound; `sample` is called about every
+    /// 50 ms.
+    pub(super) fn wait(&self, sample: &mut dyn FnMut()) -> io::Result<Waited> {
+        wait(self, sample)
+    }
+}
+
+fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
+    let Watch {
+        pid,
+        limits,
+        meter,
+        started,
+        files_over,
+    } = *watch;
     let mut step = Duration::from_millis(1);
     let (mut sampled, mut metered_at) = (started, started);
     let mut metered = None;
@@ -254,7 +276,8 @@ pub(super) fn wait(
             .run_cpu
             .is_some_and(|limit| metered.is_some_and(|used| used >= limit));
         let over_wall = started.elapsed() >= limits.wall;
-        if stopped || over_cpu || over_wall {
+        let over_files = files_over.is_some_and(|over| over());
+        if stopped || over_cpu || over_wall || over_files {
             // SAFETY: kill(2) on the child's own process group (it made a session of
             // its own); the child is not reaped yet, so the group is its own.
             unsafe {
@@ -263,6 +286,8 @@ pub(super) fn wait(
             let (_, rusage) = reap(0)?.unwrap_or((0, Duration::ZERO));
             let ending = if stopped {
                 Ending::Stopped
+            } else if over_files {
+                Ending::FilesTooLarge
             } else if over_cpu {
                 Ending::CpuTime
             } else {
@@ -277,6 +302,18 @@ pub(super) fn wait(
         let left = limits.wall.saturating_sub(started.elapsed());
         std::thread::sleep(step.min(left));
         step = (step * 2).min(Duration::from_millis(10));
+    }
+}
+
+/// How a run ended, from its status. Every program runs under `sh -c`, which reports a
+/// command killed by a signal as 128 + the signal (and bubblewrap passes that on).
+fn ending_of(status: std::process::ExitStatus) -> Ending {
+    if let Some(signal) = status.signal() {
+        return Ending::Signal(signal);
+    }
+    match status.code().unwrap_or(-1) {
+        code @ 129..=192 => Ending::Signal(code - 128),
+        code => Ending::Exited(code),
     }
 }
 

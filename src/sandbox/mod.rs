@@ -44,7 +44,7 @@ use std::fs::{self, File};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::AsRawFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -204,6 +204,9 @@ pub enum Ending {
     WallTime,
     /// The run's CPU time ([`Limits::run_cpu`]) ran out: every process was killed.
     CpuTime,
+    /// Its files together passed their bound (about [`Limits::file_size`]): every
+    /// process was killed.
+    FilesTooLarge,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
 }
@@ -303,12 +306,15 @@ pub struct Run {
     pub cpu: Duration,
     /// Whether others kept the machine busy while it ran (see [`clock`]).
     pub loaded: bool,
+    /// Whether its files together (work and temporary folders) reached their bound,
+    /// about [`Limits::file_size`]: a full tmpfs, or the watchdog's measure.
+    pub files_full: bool,
     folder: CaseFolder,
 }
 
 impl Run {
     fn work(&self) -> PathBuf {
-        self.folder.path().join("work")
+        self.folder.work()
     }
 
     /// Reads the file `name` of the work folder: a regular file of at most `max_bytes`
@@ -448,7 +454,8 @@ impl Sandbox {
     /// Runs `true` in an empty sandbox, to tell whether bubblewrap works here.
     fn probe(&self) -> Result<(), SandboxError> {
         let unavailable = |reason: String| SandboxError::Unavailable { reason };
-        let folder = CaseFolder::new().map_err(|e| unavailable(e.to_string()))?;
+        let folder =
+            CaseFolder::new(self.limits.file_size).map_err(|e| unavailable(e.to_string()))?;
         let filters = self
             .filter_files()
             .map_err(|e| unavailable(e.to_string()))?;
@@ -539,9 +546,15 @@ impl Sandbox {
             .arg("--ro-bind")
             .arg(folder.path().join("group"))
             .arg("/etc/group");
-        bwrap.args(["--proc", "/proc", "--dev", "/dev", "--size"]);
-        bwrap.arg(self.limits.file_size.to_string());
-        bwrap.args(["--tmpfs", "/tmp", "--dir", "/home"]);
+        bwrap.args(["--proc", "/proc", "--dev", "/dev"]);
+        if folder.mounted() {
+            // Its /tmp in the run's bounded folder, with its work folder.
+            bwrap.arg("--bind").arg(folder.tmp()).arg("/tmp");
+        } else {
+            bwrap.arg("--size").arg(self.limits.file_size.to_string());
+            bwrap.args(["--tmpfs", "/tmp"]);
+        }
+        bwrap.args(["--dir", "/home"]);
         for path in &self.read_only {
             bwrap.arg("--ro-bind").arg(path).arg(path);
         }
@@ -551,7 +564,7 @@ impl Sandbox {
         }
         bwrap
             .arg("--bind")
-            .arg(folder.path().join("work"))
+            .arg(folder.work())
             .arg(WORK_INSIDE)
             .args(["--chdir", WORK_INSIDE]);
         for fd in seccomp {
@@ -601,7 +614,7 @@ impl Sandbox {
         read.extend(self.read_only.iter().cloned());
         confine::Reach {
             read,
-            write: vec![folder.path().join("work"), folder.path().join("tmp")],
+            write: vec![folder.work(), folder.tmp()],
             devices: confine::DEVICES.iter().map(PathBuf::from).collect(),
         }
     }
@@ -620,9 +633,9 @@ impl Sandbox {
     /// Runs `program` confined and limited, and waits for it and every process it
     /// started to end.
     pub fn run(&self, program: &Program) -> io::Result<Run> {
-        let folder = CaseFolder::new()?;
+        let folder = CaseFolder::new(self.limits.file_size)?;
         for (name, bytes) in program.files {
-            fs::write(folder.path().join("work").join(name), bytes)?;
+            fs::write(folder.work().join(name), bytes)?;
         }
         let lease = match self.isolation {
             Isolation::SeparateUser => Some(UidLease::take()?),
@@ -650,12 +663,12 @@ impl Sandbox {
                 };
                 let mut sh = Command::new("/bin/sh");
                 sh.args(["-c", program.command, "sh"])
-                    .current_dir(folder.path().join("work"))
+                    .current_dir(folder.work())
                     .env_clear()
                     .env("PATH", path)
-                    .env("HOME", folder.path().join("work"))
+                    .env("HOME", folder.work())
                     .env("LANG", "C.UTF-8")
-                    .env("TMPDIR", folder.path().join("tmp"));
+                    .env("TMPDIR", folder.tmp());
                 sh
             }
         };
@@ -708,9 +721,17 @@ impl Sandbox {
             .as_ref()
             .and_then(Cgroup::cpu_meter)
             .unwrap_or(CpuMeter::Processes { root: pid, uid });
-        let waited = clock::wait(pid, &self.limits, &meter, started, &mut || {
-            self.sample(uid, counted, &mut sampled)
-        })?;
+        let over_bound = || folder.over_bound();
+        let watch = clock::Watch {
+            pid,
+            limits: &self.limits,
+            meter: &meter,
+            started,
+            // Without a tmpfs of their bound, the run's files are measured.
+            files_over: (!folder.mounted()).then_some(&over_bound),
+        };
+        let waited = watch.wait(&mut || self.sample(uid, counted, &mut sampled))?;
+        let files_full = waited.ending == Ending::FilesTooLarge || folder.over_bound();
         let ending = waited.ending;
         // The cgroup counts every process of the run, those still running too.
         let cpu = match meter {
@@ -742,6 +763,7 @@ impl Sandbox {
             seconds,
             cpu,
             loaded,
+            files_full,
             folder,
         })
     }
@@ -793,15 +815,3 @@ const ETC_FILES: &[&str] = &[
     "/etc/nsswitch.conf",
     "/etc/alternatives",
 ];
-
-/// How a run ended, from its status. Every program runs under `sh -c`, which reports a
-/// command killed by a signal as 128 + the signal (and bubblewrap passes that on).
-fn ending_of(status: std::process::ExitStatus) -> Ending {
-    if let Some(signal) = status.signal() {
-        return Ending::Signal(signal);
-    }
-    match status.code().unwrap_or(-1) {
-        code @ 129..=192 => Ending::Signal(code - 128),
-        code => Ending::Exited(code),
-    }
-}

@@ -130,7 +130,18 @@ pub(super) fn run_program(
         text
     };
     let failed = |verdict, detail: String| Ok(Produced::Failed(verdict, again(detail), stderr_cr));
+    let files = || {
+        format!(
+            "its files passed {} MiB in all (--file-size; the work folder and its temporary \
+             folder together): not read",
+            limits.file_size >> 20
+        )
+    };
     let ended = match run.ending {
+        Ending::FilesTooLarge => Some((Verdict::OutputTooLarge, files())),
+        ending if run.files_full && ending != Ending::Stopped => {
+            Some((Verdict::OutputTooLarge, files()))
+        }
         Ending::Exited(0) => None,
         Ending::WallTime | Ending::CpuTime => Some((
             Verdict::Timeout,
