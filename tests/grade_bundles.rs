@@ -149,10 +149,11 @@ fn cases_the_budget_cannot_cover_are_not_run() {
     }
 }
 
-/// The bundles' default budget fits the platform: a margin under Gradescope's
-/// documented 10 minutes; a conservative 270 s on Vocareum.
+/// The bundles' defaults fit the platform: a budget a margin under Gradescope's
+/// documented 10 minutes (a conservative 270 s on Vocareum); two runs at once of
+/// 256 MiB each, their files 64 MiB, within Gradescope's 768 MB container.
 #[test]
-fn the_bundles_budget_defaults_to_a_margin_under_the_platform_limit() {
+fn the_bundles_defaults_fit_the_platform() {
     let dir = tempfile::tempdir().unwrap();
     let zip = dir.path().join("autograder.zip");
     package("gradescope", &zip, &[]);
@@ -161,10 +162,34 @@ fn the_bundles_budget_defaults_to_a_margin_under_the_platform_limit() {
     std::io::Read::read_to_string(&mut archive.by_name("run_autograder").unwrap(), &mut script)
         .unwrap();
     assert!(script.contains("'--budget=540'"), "{script}");
+    for flag in ["'--memory=256'", "'--file-size=64'", "'--jobs=2'"] {
+        assert!(script.contains(flag), "{flag}: {script}");
+    }
     let library = dir.path().join("asnlib");
-    package("vocareum", &library, &[]);
+    package("vocareum", &library, &["--memory", "512", "--jobs", "1"]);
     let script = fs::read_to_string(library.join("grade.sh")).unwrap();
-    assert!(script.contains("'--budget=270'"), "{script}");
+    for flag in ["'--budget=270'", "'--memory=512'", "'--jobs=1'"] {
+        assert!(script.contains(flag), "{flag}: {script}");
+    }
+}
+
+/// A memory bomb in a Gradescope bundle meets the bundle's own limit (256 MiB a
+/// run) and its row, not the container's OOM killer.
+#[test]
+fn a_memory_bomb_meets_the_bundles_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = "python3 -c 'x = b\"a\" * (1 << 30)' || exit 1";
+    let results = run_gradescope(dir.path(), &[], bomb);
+    validators::validate_gradescope(&results);
+    let results: serde_json::Value = serde_json::from_slice(&fs::read(&results).unwrap()).unwrap();
+    for test in results["tests"].as_array().unwrap() {
+        let output = test["output"].as_str().unwrap();
+        assert!(
+            output.starts_with("CRASH: ")
+                && (output.contains("MemoryError") || output.contains("out of memory")),
+            "{output}"
+        );
+    }
 }
 
 /// A small SplitMix64, for the moments of the kills (its seed printed).

@@ -479,15 +479,21 @@ pub struct PackageArgs {
     /// CPU time of each process, in seconds (as `grade`).
     #[arg(long, value_name = "SECONDS")]
     cpu_time: Option<u64>,
-    /// Memory of each process, in MiB (as `grade`).
+    /// Memory of each run, in MiB (as `grade`) [default: 256: two runs at once and
+    /// the grader fit Gradescope's default container of 768 MB].
     #[arg(long, value_name = "MIB")]
     memory: Option<u64>,
     /// Processes and threads of a run at once (as `grade`).
     #[arg(long, value_name = "N")]
     processes: Option<u64>,
-    /// Size of any one file a program writes, in MiB (as `grade`).
+    /// Size of any one file a program writes, and of its files together, in MiB (as
+    /// `grade`) [default: 64, within the memory of a run].
     #[arg(long, value_name = "MIB")]
     file_size: Option<u64>,
+    /// Programs run at once (as `grade -j`) [default: 2, the runs whose memory the
+    /// container holds].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", value_parser = parse_points)]
     points: Option<f64>,
@@ -525,9 +531,13 @@ impl PackageArgs {
         }
         let limits = [
             ("--cpu-time", self.cpu_time),
-            ("--memory", self.memory),
+            ("--memory", Some(self.memory.unwrap_or(BUNDLE_MEMORY_MIB))),
             ("--processes", self.processes),
-            ("--file-size", self.file_size),
+            (
+                "--file-size",
+                Some(self.file_size.unwrap_or(BUNDLE_FILE_SIZE_MIB)),
+            ),
+            ("--jobs", Some(self.jobs.map_or(BUNDLE_JOBS, u64::from))),
         ];
         for (flag, value) in limits {
             if let Some(value) = value {
@@ -543,6 +553,18 @@ impl PackageArgs {
         flags
     }
 }
+
+/// A bundle's memory of each run, in MiB: Gradescope's container has 768 MB unless the
+/// TA raises it (its documentation, Troubleshooting); two runs of 256 MiB and the
+/// grader fit, so that a memory bomb meets our limit and its row, not the
+/// container's OOM killer. Vocareum documents no figure: the same.
+const BUNDLE_MEMORY_MIB: u64 = 256;
+
+/// A bundle's bound of a run's files, in MiB: a run's tmpfs counts in its memory.
+const BUNDLE_FILE_SIZE_MIB: u64 = 64;
+
+/// A bundle's runs at once (Gradescope gives an autograder half a CPU by default).
+const BUNDLE_JOBS: u64 = 2;
 
 /// The default budget of a Gradescope bundle: a tenth under Gradescope's default
 /// timeout of an autograder run, 10 minutes (its documentation, Troubleshooting).
