@@ -1,14 +1,16 @@
 //! `reversi grade`: a class of submissions against the same cases, with the reports
 //! the platforms read.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 
-use super::grader::{parse_seconds, print_out, Progress};
+use super::grader::{parse_seconds, print_out};
 use super::sandbox::SandboxArgs;
 use crate::grading::batch::{find_cases, CaseResult};
 use crate::grading::grade::{
@@ -296,7 +298,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .map(|s| printable(&s.name).len())
         .max()
         .unwrap_or(0);
-    let mut progress = Progress::new();
+    let mut progress = ClassProgress::new(class.submissions.len(), class.cases.len());
     let mut printed = Ok(());
     let names = class.case_names();
     // Every report is replaced whole (a temporary file renamed): written before the
@@ -325,16 +327,17 @@ fn grade(args: &GradeArgs) -> Result<()> {
     };
     let mut graded: Vec<StudentGrade> = Vec::new();
     let grades = grade_class(&class.submissions, &options, &mut |event| match event {
-        ClassEvent::Progress { done, total } => progress.draw(done, total),
+        ClassEvent::Progress { done, .. } => progress.cases(done),
         ClassEvent::Partial { student, results } => {
+            progress.now(&student.name);
             if args.single && written.is_ok() {
                 written = write(&[partial(&student.name, results.to_vec())]);
             }
         }
         ClassEvent::Graded(grade) => {
-            progress.clear();
+            progress.graded();
             if !args.json && printed.is_ok() {
-                printed = print_out(&student_row(grade, width));
+                printed = progress.suspend(|| print_out(&student_row(grade, width)));
             }
             graded.push(grade.clone());
             if !args.single && written.is_ok() {
@@ -342,6 +345,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
             }
         }
     })?;
+    progress.finish();
     printed?;
     written?;
     write(&grades)?;
@@ -368,6 +372,79 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The progress of a class's grading, on stderr where it is a terminal (else
+/// nothing): cases done of all, cases a second, the time left, students done and the
+/// one being graded (its name escaped).
+struct ClassProgress {
+    bar: ProgressBar,
+    students: usize,
+    graded: usize,
+    now: String,
+}
+
+impl ClassProgress {
+    fn new(students: usize, cases: usize) -> ClassProgress {
+        let total = (students * cases) as u64;
+        let bar = if std::io::stderr().is_terminal() {
+            ProgressBar::new(total)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "[{bar:30}] {pos}/{len} cases, {per_sec}, {eta} left; {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("#>-"),
+        );
+        let mut progress = ClassProgress {
+            bar,
+            students,
+            graded: 0,
+            now: String::new(),
+        };
+        progress.show();
+        progress
+    }
+
+    fn show(&mut self) {
+        let mut message = format!("{}/{} students", self.graded, self.students);
+        if !self.now.is_empty() {
+            message += &format!(", now {}", self.now);
+        }
+        self.bar.set_message(message);
+    }
+
+    /// Cases done in all.
+    fn cases(&self, done: usize) {
+        self.bar.set_position(done as u64);
+    }
+
+    /// A case of `student` done.
+    fn now(&mut self, student: &str) {
+        let name = printable(student).into_owned();
+        if name != self.now {
+            self.now = name;
+            self.show();
+        }
+    }
+
+    /// A student graded.
+    fn graded(&mut self) {
+        self.graded += 1;
+        self.show();
+    }
+
+    /// Runs `print` with the bar out of the way.
+    fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        self.bar.suspend(print)
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// The row of a case in a report written while the grading runs, should the
