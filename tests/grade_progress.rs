@@ -30,7 +30,14 @@ fn the_progress_of_a_class_shows_on_a_terminal_with_names_escaped() {
     let output = Command::new(BIN)
         .args(["grade", class.to_str().unwrap(), "--cases"])
         .arg(root().join("testcases/cs561/s2017"))
-        .args(["--run", "sh {submission}/hw.sh", "--read-only", BIN, "-j", "1"])
+        .args([
+            "--run",
+            "sh {submission}/hw.sh",
+            "--read-only",
+            BIN,
+            "-j",
+            "1",
+        ])
         .stdin(Stdio::null())
         .stderr(Stdio::from(slave))
         .output()

@@ -30,6 +30,7 @@ mod clock;
 mod files;
 pub mod policy;
 mod separate_user;
+mod stop;
 
 use cgroup::Cgroup;
 pub use cgroup::Exhausted;
@@ -39,6 +40,8 @@ use clock::{CpuMeter, MachineTicks};
 use files::{capture, capture_file, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
+use stop::STOP;
+pub use stop::{stop_all, stop_flag, stop_on_signals};
 
 use std::fs::{self, File};
 use std::io;
@@ -47,7 +50,6 @@ use std::os::unix::io::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -209,48 +211,6 @@ pub enum Ending {
     FilesTooLarge,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
-}
-
-/// Set by [`stop_all`]: runs end at once and no new one starts.
-pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Ends every run now and refuses new ones (what Ctrl-C does to a grader). Only
-/// stores to an atomic: safe in a signal handler.
-pub fn stop_all() {
-    STOP.store(true, Ordering::SeqCst);
-}
-
-/// Makes Ctrl-C, `SIGTERM` and `SIGHUP` call [`stop_all`]: the running programs are
-/// killed, no more start, and each run's folder is removed as it ends, so that the
-/// grader can report what was done and leave nothing behind. A second such signal
-/// ends the grader at once (each handler is reset as it runs). A signal that is
-/// ignored (`nohup`, a background job) stays ignored.
-pub fn stop_on_signals() {
-    extern "C" fn on_signal(_: libc::c_int) {
-        stop_all();
-    }
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: sigaction on zero-initialised structures; the handler only stores
-        // to an atomic (async-signal-safe).
-        unsafe {
-            let mut current: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut current) != 0
-                || current.sa_sigaction == libc::SIG_IGN
-            {
-                continue;
-            }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESETHAND;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-        }
-    }
-}
-
-/// Whether [`stop_all`] was called: the flag a batch checks before starting a case.
-pub fn stop_flag() -> &'static AtomicBool {
-    &STOP
 }
 
 /// A program's standard output or error: how much it wrote, and its end.
