@@ -62,9 +62,10 @@ fn junit_validates_with_every_case_for_every_student_and_times_as_measured() {
         for case in &cases {
             let time: f64 = case.attribute("time").unwrap().parse().unwrap();
             assert!(time >= 0.0 && !case.attribute("time").unwrap().starts_with('-'));
-            // A TIMEOUT's time is its run's, not its run's and the LF re-run's.
+            // A TIMEOUT's time is its run's, not its run's and the LF re-run's (a
+            // sleeping program's: the wall-time net of a 1 s limit, 4 s).
             if suite.attribute("name") == Some("cy") {
-                assert!(time < 1.9, "{time} s for a 1 s limit:\n{xml}");
+                assert!(time < 4.9, "{time} s for a 1 s limit:\n{xml}");
             }
         }
     }
@@ -197,7 +198,7 @@ fn a_gradescope_bundle_grades_by_language_with_the_options_given() {
     archive.extract(root.join("source")).unwrap();
     let script = fs::read_to_string(root.join("source/run_autograder")).unwrap();
     assert!(
-        script.contains("'--build-time' '90'") && script.contains("'--memory' '1024'"),
+        script.contains("'--build-time=90'") && script.contains("'--memory=1024'"),
         "{script}"
     );
     let submission = root.join("submission/hw1");

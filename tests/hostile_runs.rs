@@ -1,8 +1,9 @@
 //! The attacks of a run on what lies beyond files (`tests/hostile/`), each under both
 //! sandboxes: the TA's terminal, descriptors the TA's shell left open, traces left for
 //! the next run (files, SysV IPC), sockets of every kind, ptrace, keys and
-//! namespaces, a folder tree too deep to remove with few open files, and memory and
-//! process bombs that end in the timeout. Each asserts its verdict, what the program
+//! namespaces, a folder tree too deep to remove with few open files, memory and
+//! process bombs that end in the timeout, and files that together pass the run's
+//! bound. Each asserts its verdict, what the program
 //! reports it got (`got: ...` lines of its kept output: none), what the grader's side
 //! observed, and that nothing stayed behind (`tests/common/sandboxed.rs`).
 
@@ -280,5 +281,63 @@ every_sandbox! {
             "{}",
             grading.stdout
         );
+    }
+}
+
+/// The bytes the files under `top` take on its disk, not crossing into other file
+/// systems (a run's tmpfs).
+fn on_disk(top: &std::path::Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    walkdir::WalkDir::new(top)
+        .same_file_system(true)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.metadata().ok())
+        .map(|meta| meta.blocks() * 512)
+        .sum()
+}
+
+/// The largest disk usage of every folder named `reversi-case-*` under the system's
+/// temporary folders and the test's, sampled until `done`.
+fn peak_on_disk(done: &std::sync::atomic::AtomicBool) -> u64 {
+    let mut peak = 0;
+    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+        let tops = [
+            "/tmp".to_string(),
+            std::env::temp_dir().display().to_string(),
+        ];
+        let mut now = 0;
+        for top in tops.iter().collect::<std::collections::BTreeSet<_>>() {
+            for world in fs::read_dir(top).into_iter().flatten().flatten() {
+                // The worlds' TMPDIR (WORLD/tmp) holds the runs' folders.
+                now += on_disk(&world.path().join("tmp"));
+            }
+        }
+        peak = peak.max(now);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    peak
+}
+
+every_sandbox! {
+    /// Eight files of the size limit in the work folder and eight in the temporary
+    /// folder: each within `--file-size`, together past the run's bound (about
+    /// `--file-size`): OUTPUT TOO LARGE, and the disk never holds much more than the
+    /// bound (a tmpfs of it where the grader may mount one; else the watchdog's
+    /// measure every few milliseconds ends the run).
+    fn files_past_the_runs_bound_are_too_large(mode) {
+        let size: u64 = 8 << 20;
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let peak = std::thread::scope(|scope| {
+            let sampler = scope.spawn(|| peak_on_disk(&done));
+            Attack::new("many_files.sh", mode, "OUTPUT TOO LARGE")
+                .flags(&["--file-size", "8", "--timeout", "10"])
+                .args(&[&size.to_string()])
+                .run();
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+            sampler.join().unwrap()
+        });
+        // Unbounded: 16 files, 128 MiB; the watchdog may see one file past the bound.
+        assert!(peak < 3 * size, "the disk grew by {peak} bytes");
     }
 }

@@ -163,11 +163,12 @@ fn ask(
         })?;
     let took = Duration::from_secs_f64(run.seconds);
     let answer = match run.ending {
-        SandboxEnding::WallTime => Err(format!(
+        SandboxEnding::WallTime | SandboxEnding::CpuTime => Err(format!(
             "no answer after {:.1} s; every process of it was killed",
             limit.as_secs_f64()
         )),
         SandboxEnding::Signal(signal) => Err(format!("killed by signal {signal}")),
+        SandboxEnding::FilesTooLarge => Err("its files passed their bound: killed".into()),
         SandboxEnding::Stopped => Err("interrupted: killed".into()),
         SandboxEnding::Exited(0) if run.stdout.size > TAIL_BYTES as u64 => {
             Err(format!("printed {} bytes", run.stdout.size))

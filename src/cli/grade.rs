@@ -1,16 +1,18 @@
 //! `reversi grade`: a class of submissions against the same cases, with the reports
 //! the platforms read.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 
-use super::grader::{parse_seconds, print_out, Progress};
+use super::grader::{parse_seconds, print_out};
 use super::sandbox::SandboxArgs;
-use crate::grading::batch::find_cases;
+use crate::grading::batch::{find_cases, CaseResult};
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
     GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
@@ -88,9 +90,15 @@ pub struct GradeArgs {
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = parse_points)]
     points: f64,
-    /// Wall time of each run, in seconds; then every process of the run is killed.
+    /// CPU time of each run (all its processes and threads), in seconds, with a
+    /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
+    /// The time the whole grading may take, in seconds: a case (or a build) that
+    /// could not finish by then, its time limits spent, is not run ("not run: the
+    /// grading's time budget was spent", 0 points) [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    budget: Option<Duration>,
     /// Programs run at once, over two students graded side by side [default: the
     /// number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -157,7 +165,7 @@ enum PythonArg {
 }
 
 impl LanguageArgs {
-    /// These flags as `grade` takes them, each one word.
+    /// These flags as `grade` takes them, each one word (`--flag=value`).
     fn flags(&self) -> Vec<String> {
         let python = match self.python {
             PythonArg::Python2 => "python2",
@@ -171,7 +179,7 @@ impl LanguageArgs {
             ("--build-time", self.build_time.as_secs_f64().to_string()),
         ]
         .into_iter()
-        .flat_map(|(flag, value)| [flag.to_string(), value])
+        .map(|(flag, value)| format!("{flag}={value}"))
         .collect()
     }
 
@@ -246,6 +254,7 @@ fn parse_shard(text: &str) -> std::result::Result<Shard, String> {
 /// `reversi grade`: grades every submission, prints a row per student and the
 /// totals, and writes the reports asked for.
 fn grade(args: &GradeArgs) -> Result<()> {
+    let started = Instant::now();
     let program = args.languages.program(args.run.as_deref());
     let (Some(submissions), Some(cases)) = (&args.submissions, &args.cases) else {
         unreachable!("clap requires SUBMISSIONS and --cases without a subcommand");
@@ -260,7 +269,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         shard: args.shard,
     })?;
     let targets = targets(args)?;
-    let sandbox = args.sandbox.sandbox(args.timeout)?;
+    let sandbox = args.sandbox.timed(args.timeout)?;
     class.admit(&sandbox)?;
     let policy = match args.compare {
         CompareArg::Strict => Policy::Strict,
@@ -281,6 +290,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         jobs,
         stop: Some(sandbox::stop_flag()),
         slots: None,
+        deadline: args.budget.map(|budget| started + budget),
     };
     let width = class
         .submissions
@@ -288,27 +298,57 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .map(|s| printable(&s.name).len())
         .max()
         .unwrap_or(0);
-    let mut progress = Progress::new();
+    let mut progress = ClassProgress::new(class.submissions.len(), class.cases.len());
     let mut printed = Ok(());
+    let names = class.case_names();
+    // Every report is replaced whole (a temporary file renamed): written before the
+    // first case and again as cases (one student) or students (a class) finish, a
+    // kill at any moment leaves the last complete one.
+    let write = |grades: &[StudentGrade]| {
+        platform::write_reports(
+            &targets,
+            grades,
+            &names,
+            &class.points,
+            &class.visibility,
+            policy,
+            sandbox.isolation(),
+        )
+    };
+    let partial = |student: &str, results: Vec<CaseResult>| {
+        let mut grade =
+            StudentGrade::partial(student, results, &class.cases, &class.points, NOT_YET);
+        grade.hide(&class.visibility);
+        grade
+    };
+    let mut written = match (args.single, class.submissions.first()) {
+        (true, Some(student)) => write(&[partial(&student.name, Vec::new())]),
+        _ => Ok(()),
+    };
+    let mut graded: Vec<StudentGrade> = Vec::new();
     let grades = grade_class(&class.submissions, &options, &mut |event| match event {
-        ClassEvent::Progress { done, total } => progress.draw(done, total),
+        ClassEvent::Progress { done, .. } => progress.cases(done),
+        ClassEvent::Partial { student, results } => {
+            progress.now(&student.name);
+            if args.single && written.is_ok() {
+                written = write(&[partial(&student.name, results.to_vec())]);
+            }
+        }
         ClassEvent::Graded(grade) => {
-            progress.clear();
+            progress.graded();
             if !args.json && printed.is_ok() {
-                printed = print_out(&student_row(grade, width));
+                printed = progress.suspend(|| print_out(&student_row(grade, width)));
+            }
+            graded.push(grade.clone());
+            if !args.single && written.is_ok() {
+                written = write(&graded);
             }
         }
     })?;
+    progress.finish();
     printed?;
-    platform::write_reports(
-        &targets,
-        &grades,
-        &class.case_names(),
-        &class.points,
-        &class.visibility,
-        policy,
-        sandbox.isolation(),
-    )?;
+    written?;
+    write(&grades)?;
     if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
@@ -333,6 +373,83 @@ fn grade(args: &GradeArgs) -> Result<()> {
     }
     Ok(())
 }
+
+/// The progress of a class's grading, on stderr where it is a terminal (else
+/// nothing): cases done of all, cases a second, the time left, students done and the
+/// one being graded (its name escaped).
+struct ClassProgress {
+    bar: ProgressBar,
+    students: usize,
+    graded: usize,
+    now: String,
+}
+
+impl ClassProgress {
+    fn new(students: usize, cases: usize) -> ClassProgress {
+        let total = (students * cases) as u64;
+        let bar = if std::io::stderr().is_terminal() {
+            ProgressBar::new(total)
+        } else {
+            ProgressBar::hidden()
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "[{bar:30}] {pos}/{len} cases, {per_sec}, {eta} left; {msg}",
+            )
+            .expect("a valid template")
+            .progress_chars("#>-"),
+        );
+        let mut progress = ClassProgress {
+            bar,
+            students,
+            graded: 0,
+            now: String::new(),
+        };
+        progress.show();
+        progress
+    }
+
+    fn show(&mut self) {
+        let mut message = format!("{}/{} students", self.graded, self.students);
+        if !self.now.is_empty() {
+            message += &format!(", now {}", self.now);
+        }
+        self.bar.set_message(message);
+    }
+
+    /// Cases done in all.
+    fn cases(&self, done: usize) {
+        self.bar.set_position(done as u64);
+    }
+
+    /// A case of `student` done.
+    fn now(&mut self, student: &str) {
+        let name = printable(student).into_owned();
+        if name != self.now {
+            self.now = name;
+            self.show();
+        }
+    }
+
+    /// A student graded.
+    fn graded(&mut self) {
+        self.graded += 1;
+        self.show();
+    }
+
+    /// Runs `print` with the bar out of the way.
+    fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        self.bar.suspend(print)
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The row of a case in a report written while the grading runs, should the
+/// grading end before it.
+const NOT_YET: &str = "not run: the grading ended before this case";
 
 /// The report files the arguments ask for; Vocareum's are named by the variables
 /// its grading script sets.
@@ -422,7 +539,7 @@ pub struct PackageArgs {
     /// Where to write the bundle: a new zip file (gradescope) or folder (vocareum).
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
-    /// Wall time of each run, in seconds.
+    /// CPU time of each run, in seconds (as `grade`).
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
     /// How a case passes.
@@ -439,18 +556,29 @@ pub struct PackageArgs {
     /// CPU time of each process, in seconds (as `grade`).
     #[arg(long, value_name = "SECONDS")]
     cpu_time: Option<u64>,
-    /// Memory of each process, in MiB (as `grade`).
+    /// Memory of each run, in MiB (as `grade`) [default: 256: two runs at once and
+    /// the grader fit Gradescope's default container of 768 MB].
     #[arg(long, value_name = "MIB")]
     memory: Option<u64>,
     /// Processes and threads of a run at once (as `grade`).
     #[arg(long, value_name = "N")]
     processes: Option<u64>,
-    /// Size of any one file a program writes, in MiB (as `grade`).
+    /// Size of any one file a program writes, and of its files together, in MiB (as
+    /// `grade`) [default: 64, within the memory of a run].
     #[arg(long, value_name = "MIB")]
     file_size: Option<u64>,
+    /// Programs run at once (as `grade -j`) [default: 2, the runs whose memory the
+    /// container holds].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", value_parser = parse_points)]
     points: Option<f64>,
+    /// The time the grading of a submission may take, in seconds (as `grade
+    /// --budget`) [default: a margin under the platform's own limit: 540 on
+    /// Gradescope (its default timeout is 600 s), 270 on Vocareum].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    budget: Option<Duration>,
     /// The Vocareum rubric criterion that gets the score.
     #[arg(long, value_name = "NAME", default_value = "Correctness")]
     criterion: String,
@@ -464,39 +592,66 @@ pub struct PackageArgs {
 }
 
 impl PackageArgs {
-    /// The flags of `grade` the bundle passes on, each one word.
+    /// The flags of `grade` the bundle passes on, each one word (`--flag=value`, so
+    /// that no value is read as an option).
     fn grade_flags(&self) -> Vec<String> {
-        let mut flags = Vec::new();
+        let budget = self.budget.unwrap_or(match self.platform {
+            PlatformArg::Gradescope => GRADESCOPE_BUDGET,
+            PlatformArg::Vocareum => VOCAREUM_BUDGET,
+        });
+        let mut flags = vec![format!("--budget={}", budget.as_secs_f64())];
         if self.run.is_none() {
             flags.extend(self.languages.flags());
         }
         for path in &self.read_only {
-            flags.push("--read-only".into());
-            flags.push(path.display().to_string());
+            flags.push(format!("--read-only={}", path.display()));
         }
         let limits = [
             ("--cpu-time", self.cpu_time),
-            ("--memory", self.memory),
+            ("--memory", Some(self.memory.unwrap_or(BUNDLE_MEMORY_MIB))),
             ("--processes", self.processes),
-            ("--file-size", self.file_size),
+            (
+                "--file-size",
+                Some(self.file_size.unwrap_or(BUNDLE_FILE_SIZE_MIB)),
+            ),
+            ("--jobs", Some(self.jobs.map_or(BUNDLE_JOBS, u64::from))),
         ];
         for (flag, value) in limits {
             if let Some(value) = value {
-                flags.push(flag.into());
-                flags.push(value.to_string());
+                flags.push(format!("{flag}={value}"));
             }
         }
         if let Some(points) = self.points {
-            flags.push("--points".into());
-            flags.push(points.to_string());
+            flags.push(format!("--points={points}"));
         }
         if let Some(exact) = &self.exact_criterion {
-            flags.push("--exact-criterion".into());
-            flags.push(exact.clone());
+            flags.push(format!("--exact-criterion={exact}"));
         }
         flags
     }
 }
+
+/// A bundle's memory of each run, in MiB: Gradescope's container has 768 MB unless the
+/// TA raises it (its documentation, Troubleshooting); two runs of 256 MiB and the
+/// grader fit, so that a memory bomb meets our limit and its row, not the
+/// container's OOM killer. Vocareum documents no figure: the same.
+const BUNDLE_MEMORY_MIB: u64 = 256;
+
+/// A bundle's bound of a run's files, in MiB: a run's tmpfs counts in its memory.
+const BUNDLE_FILE_SIZE_MIB: u64 = 64;
+
+/// A bundle's runs at once (Gradescope gives an autograder half a CPU by default).
+const BUNDLE_JOBS: u64 = 2;
+
+/// The default budget of a Gradescope bundle: a tenth under Gradescope's default
+/// timeout of an autograder run, 10 minutes (its documentation, Troubleshooting).
+const GRADESCOPE_BUDGET: Duration = Duration::from_secs(540);
+
+/// The default budget of a Vocareum bundle. Vocareum's documentation names the
+/// limits of a grading script (Max Grading Time, Process timeout) but not their
+/// values, which Vocareum sets for each course: a conservative guess, a tenth under
+/// 5 minutes; a TA whose course allows more says so with --budget.
+const VOCAREUM_BUDGET: Duration = Duration::from_secs(270);
 
 /// `reversi package`'s platforms.
 #[derive(Clone, Copy, Debug, ValueEnum)]

@@ -174,8 +174,8 @@ pub struct BatchArgs {
     /// there. Files it names must be shown to it with --read-only (absolute paths).
     #[arg(long, value_name = "COMMAND")]
     against: Option<String>,
-    /// Wall time of each run of --against, in seconds; then every process of the run
-    /// is killed.
+    /// CPU time of each run of --against (all its processes and threads), in seconds,
+    /// with a wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
     /// Compare as the Fall 2014 grader did (see `reversi check --lenient`).
@@ -383,7 +383,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     }
     let runner = match &args.against {
         Some(command) => {
-            let sandbox = args.sandbox.sandbox(args.timeout)?;
+            let sandbox = args.sandbox.timed(args.timeout)?;
             sandbox::stop_on_signals();
             Runner::program(command, sandbox, &args.dir, &cases)?
         }
@@ -400,6 +400,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         keep: args.keep.clone(),
         stop: Some(sandbox::stop_flag()),
         slots: None,
+        deadline: None,
     };
     let mut progress = Progress::new();
     let mut rows: Result<()> = Ok(());
@@ -436,6 +437,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
             report["sandbox"] = serde_json::json!({
                 "isolation": sandbox.isolation(),
                 "wall_seconds": limits.wall.as_secs_f64(),
+                "run_cpu_seconds": limits.run_cpu.map(|t| t.as_secs_f64()),
                 "cpu_seconds": limits.cpu.as_secs(),
                 "memory_bytes": limits.memory,
                 "processes": limits.processes,

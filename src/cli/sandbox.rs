@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
-use crate::sandbox::{Isolation, Limits, Sandbox, SandboxError};
+use crate::sandbox::{wall_net, Isolation, Limits, Sandbox, SandboxError};
 
 /// The sandbox asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -52,11 +52,22 @@ pub struct SandboxArgs {
 }
 
 impl SandboxArgs {
+    /// The sandbox of `batch` and `grade`: each run gets `timeout` of CPU time (all
+    /// its processes and threads) and the wall-time net of [`wall_net`].
+    pub fn timed(&self, timeout: Duration) -> Result<Sandbox> {
+        self.with_limits(wall_net(timeout), Some(timeout))
+    }
+
     /// The sandbox these flags ask for, with wall time `wall`; warns on stderr when
     /// it is none.
     pub fn sandbox(&self, wall: Duration) -> Result<Sandbox> {
+        self.with_limits(wall, None)
+    }
+
+    fn with_limits(&self, wall: Duration, run_cpu: Option<Duration>) -> Result<Sandbox> {
         let limits = Limits {
             wall,
+            run_cpu,
             cpu: Duration::from_secs(self.cpu_time.max(1)),
             memory: self.memory.max(1) << 20,
             processes: self.processes.max(1),

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::printable::printable_bytes;
+use crate::printable::{printable, printable_bytes};
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// A language of the handout.
@@ -30,6 +30,11 @@ pub enum Language {
 }
 
 impl Language {
+    /// Whether its programs are built before they run (Java, C++).
+    pub fn built(self) -> bool {
+        matches!(self, Language::Java | Language::Cpp)
+    }
+
     /// The language's name in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -167,7 +172,7 @@ fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Fo
     };
     let python = folder.join(&toolchain.python_file);
     if python.is_file() {
-        let first = fs::read(&python).unwrap_or_default();
+        let first = read_prefix(&python, SHEBANG_BYTES).unwrap_or_default();
         let first = first.split(|&b| b == b'\n').next().unwrap_or_default();
         let language = if !first.starts_with(b"#!") {
             toolchain.default_python
@@ -182,9 +187,13 @@ fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Fo
     }
     let java = files_ending(folder, "java");
     if !java.is_empty() {
+        let mut left = MAIN_SEARCH_BYTES;
         let main = java
             .iter()
-            .find(|file| fs::read(file).is_ok_and(|text| contains(&text, b"static void main")))
+            .find(|file| {
+                file_contains(file, b"static void main", MAIN_FILE_BYTES, &mut left)
+                    .unwrap_or(false)
+            })
             .unwrap_or(&java[0])
             .clone();
         let class = main
@@ -200,6 +209,61 @@ fn find_in(submission: &Path, folder: &Path, toolchain: &Toolchain) -> Option<Fo
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Bytes of a Python file read to find its `#!` line.
+const SHEBANG_BYTES: u64 = 4 << 10;
+/// Bytes of each Java file read to find `static void main`.
+const MAIN_FILE_BYTES: u64 = 256 << 10;
+/// Bytes of a submission's Java files read in all to find `static void main`.
+const MAIN_SEARCH_BYTES: u64 = 1 << 20;
+/// The buffer of the streamed search.
+const CHUNK_BYTES: usize = 8 << 10;
+
+/// A student's file opened for the grader to read: never blocking on a FIFO, and a
+/// regular file only.
+fn open_regular(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
+/// The first `max` bytes of the student's file `path` (at most).
+fn read_prefix(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    open_regular(path)?.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Whether the first `max` bytes of the student's file `path` hold `needle`, read
+/// a chunk at a time, taking what it reads from `left` (and reading no more once
+/// `left` is spent): the grader never holds more than a chunk of the file.
+fn file_contains(path: &Path, needle: &[u8], max: u64, left: &mut u64) -> io::Result<bool> {
+    use std::io::Read;
+    let mut file = open_regular(path)?.take(max.min(*left));
+    let mut window: Vec<u8> = Vec::with_capacity(CHUNK_BYTES + needle.len());
+    let mut chunk = vec![0; CHUNK_BYTES];
+    loop {
+        let read = file.read(&mut chunk)?;
+        if read == 0 {
+            return Ok(false);
+        }
+        *left = left.saturating_sub(read as u64);
+        window.extend_from_slice(&chunk[..read]);
+        if contains(&window, needle) {
+            return Ok(true);
+        }
+        // Keep what could begin the needle across the chunks.
+        let keep = window.len().min(needle.len().saturating_sub(1));
+        window.drain(..window.len() - keep);
+    }
 }
 
 /// Quotes `text` for a POSIX shell.
@@ -231,11 +295,40 @@ pub enum BuildError {
 /// Lines of a compiler's standard error in a COMPILE ERROR row.
 const ERROR_LINES: usize = 5;
 
+/// Whether `name` may be Java's main class: a Java identifier (a letter, `_` or `$`,
+/// then letters, digits, `_` or `$`). Nothing else reaches the `java` launcher,
+/// which would read `@name` as a file of arguments and `-name` as an option.
+pub fn java_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
 /// Builds `found` in `sandbox` (which shows the submission), within the toolchain's
 /// build time: nothing to build for Python; javac then jar for Java; g++ -O2 for
 /// C++. What the build makes is copied from its work folder into a fresh folder
 /// others may read, from which every case runs.
+///
+/// No file name of the student's reaches a program as an option: javac and g++ get
+/// the sources by absolute path (every word starts with `/`; neither knows `--`),
+/// Python gets its file after `--`, and a Java main class that is not a Java
+/// identifier is a compile error.
 pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<Built, BuildError> {
+    if !found.folder.is_absolute() {
+        return Err(BuildError::Io(io::Error::other(format!(
+            "{}: the submission's folder must be an absolute path",
+            printable(&found.folder.display().to_string())
+        ))));
+    }
+    if found.language == Language::Java && !java_identifier(&found.main_class) {
+        return Err(BuildError::Compile(format!(
+            "the main class {} (from {}) is not a valid Java identifier: not compiled",
+            printable(&found.main_class),
+            printable(&found.relative)
+        )));
+    }
     let file = shell_quote(&found.file.display().to_string());
     let (script, made, mode) = match found.language {
         Language::Python2 | Language::Python3 => {
@@ -245,7 +338,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
                 &toolchain.python3
             };
             return Ok(Built {
-                command: format!("{} {file}", shell_quote(python)),
+                command: format!("{} -- {file}", shell_quote(python)),
                 build: None,
             });
         }
@@ -285,7 +378,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
                 errors()
             )))
         }
-        Ending::WallTime => {
+        Ending::WallTime | Ending::CpuTime => {
             return Err(BuildError::Compile(format!(
                 "the build was still running after {} s: killed",
                 toolchain.build_time.as_secs_f64()
@@ -298,6 +391,13 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
             )))
         }
         Ending::Stopped => return Err(BuildError::Compile("the build was interrupted".into())),
+        Ending::FilesTooLarge => {}
+    }
+    if run.files_full {
+        return Err(BuildError::Compile(format!(
+            "the build's files passed {} MiB in all (--file-size): killed",
+            sandbox.limits().file_size >> 20
+        )));
     }
     let bytes = match run.read_output(made, sandbox.limits().file_size)? {
         OutputFile::Regular(bytes) => bytes,
@@ -354,5 +454,34 @@ mod tests {
         assert_eq!(python.relative, "hw1cs561s2017.py");
         fs::write(root.join("hw1cs561s2017.py"), "print 1\n").unwrap();
         assert_eq!(find(root, &toolchain).unwrap().language, Language::Python3);
+    }
+
+    #[test]
+    fn the_search_for_main_is_streamed_and_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("A.java");
+        let needle = b"static void main";
+        // Across the chunks' edge.
+        let mut text = vec![b' '; CHUNK_BYTES - 5];
+        text.extend_from_slice(needle);
+        fs::write(&file, &text).unwrap();
+        let mut left = u64::MAX;
+        assert!(file_contains(&file, needle, 1 << 20, &mut left).unwrap());
+        // Past the bound of the file, or of the search.
+        assert!(!file_contains(&file, needle, CHUNK_BYTES as u64, &mut left).unwrap());
+        let mut spent = 100;
+        assert!(!file_contains(&file, needle, 1 << 20, &mut spent).unwrap());
+        assert_eq!(spent, 0);
+        assert_eq!(read_prefix(&file, 10).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn a_main_class_is_a_java_identifier() {
+        for good in ["agent", "Hw1", "_x", "$a1", "Élève"] {
+            assert!(java_identifier(good), "{good}");
+        }
+        for bad in ["", "@input.txt", "-cp", "1a", "a.b", "a b", "a-b"] {
+            assert!(!java_identifier(bad), "{bad}");
+        }
     }
 }

@@ -12,9 +12,9 @@
 //! `/autograder/results/results.json`, also when grading itself fails). Vocareum: a
 //! folder with `grade.sh` (reads the student's files from its current folder, writes
 //! `$vocareumGradeFile` and `$vocareumReportFile`) to upload to the assignment's
-//! library (`$ASNLIB`); it grades copies, the binary and the cases in a fresh private
-//! folder and the student's files in a fresh one others may enter, since the
-//! platform's own folders may allow neither.
+//! library (`$ASNLIB`); it makes the library root's and private, then grades copies,
+//! the binary and the cases in a fresh private folder and the student's files in a
+//! fresh one others may enter, since the platform's own folders may allow neither.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -42,11 +42,12 @@ pub enum Platform {
 pub struct Recipe {
     /// The student's program, with `{submission}`; none: by its language.
     pub command: Option<String>,
-    /// More flags of `grade` (read-only paths, limits, languages), each one word.
+    /// More flags of `grade` (read-only paths, limits, languages), each one word in
+    /// `--flag=value` form, so that no value is read as an option.
     pub flags: Vec<String>,
     /// The Vocareum rubric criterion that gets the score.
     pub criterion: String,
-    /// Wall time of each run, in seconds.
+    /// CPU time of each run (`grade --timeout`), in seconds.
     pub timeout: f64,
     /// `--compare` of `grade`: `strict` or `lenient`.
     pub compare: String,
@@ -78,17 +79,18 @@ fn shell_quote(text: &str) -> String {
 }
 
 /// The `grade` command line the bundle runs, with `$SUBMISSION`, `$CASES` and
-/// `$BIN` left to the script.
+/// `$BIN` left to the script. Every value is in `--flag=value` form and the
+/// submission comes after `--`: a value from the platform or the student (a name
+/// starting with `-`) is never read as an option.
 fn grade_line(recipe: &Recipe, report: &str) -> String {
     let mut flags: Vec<String> = Vec::new();
     if let Some(command) = &recipe.command {
-        flags.push("--run".into());
-        flags.push(shell_quote(command));
+        flags.push(shell_quote(&format!("--run={command}")));
     }
     flags.extend(recipe.flags.iter().map(|flag| shell_quote(flag)));
     format!(
-        "\"$BIN\" grade \"$SUBMISSION\" --single --cases \"$CASES\" {} --timeout {} \
-         --compare {} --sandbox \"$SANDBOX\" {report}",
+        "\"$BIN\" grade --single --cases=\"$CASES\" {} --timeout={} \
+         --compare={} --sandbox=\"$SANDBOX\" {report} -- \"$SUBMISSION\"",
         flags.join(" "),
         recipe.timeout,
         shell_quote(&recipe.compare)
@@ -137,19 +139,19 @@ BIN=$SOURCE/reversi
 CASES=$SOURCE/cases
 SUBMISSION=$ROOT/submission
 RESULTS=$ROOT/results/results.json
-mkdir -p "$ROOT/results"
-chmod 711 "$ROOT"
+mkdir -p -- "$ROOT/results"
+chmod 711 -- "$ROOT"
 {}
-chmod -R go-rwx "$ROOT/results"
+chmod -R go-rwx -- "$ROOT/results"
 # The student's name, from Gradescope's submission metadata.
 NAME=$(python3 -c 'import json, sys
 users = json.load(open(sys.argv[1])).get("users") or []
 print(", ".join(u.get("name") or u.get("email") or "" for u in users))' \
   "$ROOT/submission_metadata.json" 2>/dev/null)
 [ -n "$NAME" ] || NAME=submission
-{} --name "$NAME" > "$ROOT/results/grade.log" 2>&1
+{} > "$ROOT/results/grade.log" 2>&1
 status=$?
-cat "$ROOT/results/grade.log"
+cat -- "$ROOT/results/grade.log"
 if [ ! -s "$RESULTS" ]; then
   # Grading itself failed (exit $status): tell the student, score 0.
   python3 - "$RESULTS" "$ROOT/results/grade.log" <<'PY' || printf '{{"score": 0, "output": "The autograder failed; see its log."}}' > "$RESULTS"
@@ -162,7 +164,7 @@ fi
 exit 0
 "#,
         bundle_lines("SOURCE", "SUBMISSION"),
-        grade_line(recipe, "--gradescope \"$RESULTS\"")
+        grade_line(recipe, "--name=\"$NAME\" --gradescope=\"$RESULTS\"")
     )
 }
 
@@ -189,11 +191,15 @@ fail() {{
   [ -s "$vocareumGradeFile" ] || printf '%s,0\n' {field} >> "$vocareumGradeFile"
   exit "$2"
 }}
+# The library as uploaded is readable by all: made root's and closed to others
+# before any student's program runs (a separate user must not read the cases).
+chown -R 0:0 -- "$LIB" 2>/dev/null || true
+chmod -R go-rwx -- "$LIB" || fail "cannot make the library private" 1
 PRIVATE=$(mktemp -d) && SHOWN=$(mktemp -d) || fail "no temporary folder" 1
 trap 'rm -rf "$PRIVATE" "$SHOWN"' EXIT
-chmod 711 "$SHOWN"
-cp "$LIB/reversi" "$PRIVATE/reversi"
-cp -R "$LIB/cases" "$PRIVATE/cases"
+chmod 711 -- "$SHOWN"
+cp -- "$LIB/reversi" "$PRIVATE/reversi"
+cp -R -- "$LIB/cases" "$PRIVATE/cases"
 cp -R . "$SHOWN/submission"
 BIN=$PRIVATE/reversi
 CASES=$PRIVATE/cases
@@ -207,7 +213,7 @@ exit 0
         criterion = shell_quote(&recipe.criterion),
         field = shell_quote(&vocareum::field(&recipe.criterion)),
         lines = bundle_lines("PRIVATE", "SUBMISSION"),
-        grade = grade_line(recipe, "--vocareum --criterion \"$CRITERION\"")
+        grade = grade_line(recipe, "--vocareum --criterion=\"$CRITERION\"")
     )
 }
 

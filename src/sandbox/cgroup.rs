@@ -1,4 +1,5 @@
-//! A cgroup of one run: its memory and process limits, and which of them it hit.
+//! A cgroup of one run: its memory and process limits, which of them it hit, and
+//! the CPU time of all its processes.
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
@@ -7,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use super::clock::CpuMeter;
 use super::Limits;
 
 /// Counts runs of this process, to name their cgroups.
@@ -30,6 +32,17 @@ pub(super) struct Cgroup {
     /// `memory.events` or v1's `memory.oom_control` (`oom_kill N`).
     pids_events: PathBuf,
     pub(super) memory_events: Option<PathBuf>,
+    /// The counter of the run's CPU time, where the cgroup has one.
+    cpu: Option<CpuCounter>,
+}
+
+/// A cgroup's counter of CPU time.
+#[derive(Clone, Debug)]
+enum CpuCounter {
+    /// v2's `cpu.stat`.
+    V2(PathBuf),
+    /// v1's `cpuacct.usage`.
+    V1(PathBuf),
 }
 
 const CGROUP_ROOT: &str = "/sys/fs/cgroup";
@@ -52,6 +65,7 @@ impl Cgroup {
                 folders: vec![folder.clone()],
                 pids_events: folder.join("pids.events"),
                 memory_events: Some(folder.join("memory.events")),
+                cpu: Some(CpuCounter::V2(folder.join("cpu.stat"))),
             };
             let set = fs::write(folder.join("pids.max"), &processes)
                 .and_then(|()| fs::write(folder.join("memory.max"), &memory))
@@ -64,16 +78,22 @@ impl Cgroup {
             let pids = root.join("pids").join(&name);
             let mem = root.join("memory").join(&name);
             fs::create_dir(&pids).ok()?;
+            let cpu = root.join("cpuacct").join(&name);
             let mut cgroup = Cgroup {
                 folders: vec![pids.clone()],
                 pids_events: pids.join("pids.events"),
                 memory_events: None,
+                cpu: None,
             };
             let mut set = fs::write(pids.join("pids.max"), &processes);
             if set.is_ok() && fs::create_dir(&mem).is_ok() {
                 cgroup.folders.push(mem.clone());
                 cgroup.memory_events = Some(mem.join("memory.oom_control"));
                 set = fs::write(mem.join("memory.limit_in_bytes"), &memory);
+            }
+            if set.is_ok() && fs::create_dir(&cpu).is_ok() {
+                cgroup.folders.push(cpu.clone());
+                cgroup.cpu = Some(CpuCounter::V1(cpu.join("cpuacct.usage")));
             }
             (cgroup, set)
         };
@@ -83,6 +103,15 @@ impl Cgroup {
                 cgroup.end();
                 None
             }
+        }
+    }
+
+    /// The meter of the run's CPU time, where the cgroup counts it.
+    pub(super) fn cpu_meter(&self) -> Option<CpuMeter> {
+        match self.cpu.clone()? {
+            CpuCounter::V2(path) if path.is_file() => Some(CpuMeter::CgroupV2(path)),
+            CpuCounter::V2(_) => None,
+            CpuCounter::V1(path) => Some(CpuMeter::CgroupV1(path)),
         }
     }
 

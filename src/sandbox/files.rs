@@ -69,25 +69,49 @@ pub(super) fn capture_file(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
-/// A run's private folder: `work/` (the program's), `tmp/` (its TMPDIR as a separate
-/// user), `stdout`, `stderr`, and the `passwd` and `group` files the sandbox shows.
-/// Removed when dropped, however deep and whatever the modes of what the program left.
+/// A run's private folder: `room/work/` (the program's), `room/tmp/` (its TMPDIR, and
+/// its `/tmp` in bubblewrap where `room` is a mount), `stdout`, `stderr`, and the
+/// `passwd` and `group` files the sandbox shows. `room` is a tmpfs of the run's bound
+/// where the grader may mount one (root), so that the run's files together cannot
+/// pass it; else [`CaseFolder::over_bound`] measures them. Removed when dropped,
+/// however deep and whatever the modes of what the program left.
 #[derive(Debug)]
 pub(super) struct CaseFolder {
     path: PathBuf,
+    /// Bytes the run's files may hold in all.
+    bound: u64,
+    /// Whether `room` is a tmpfs of `bound` bytes.
+    mounted: bool,
 }
 
+/// Room beyond `--file-size` for the run's files in all: its `input.txt` and what
+/// else a program that writes one file of the limit needs.
+const ROOM_SLACK: u64 = 1 << 20;
+
+/// Free bytes of a full room.
+const FULL_BELOW: u64 = 64 << 10;
+
 impl CaseFolder {
-    pub(super) fn new() -> io::Result<CaseFolder> {
+    /// A new folder whose run's files may hold about `file_size` bytes in all.
+    pub(super) fn new(file_size: u64) -> io::Result<CaseFolder> {
         let path = tempfile::Builder::new()
             .prefix("reversi-case-")
             .tempdir()?
             .keep();
-        let folder = CaseFolder { path };
+        let bound = file_size.saturating_add(ROOM_SLACK);
+        let mut folder = CaseFolder {
+            path,
+            bound,
+            mounted: false,
+        };
+        let room = folder.path.join("room");
+        fs::create_dir(&room)?;
+        folder.mounted = mount_tmpfs(&room, bound);
+        fs::set_permissions(&room, fs::Permissions::from_mode(0o711))?;
         let path = folder.path();
-        for room in ["work", "tmp"] {
-            fs::create_dir(path.join(room))?;
-            fs::set_permissions(path.join(room), fs::Permissions::from_mode(0o755))?;
+        for room in [folder.work(), folder.tmp()] {
+            fs::create_dir(&room)?;
+            fs::set_permissions(&room, fs::Permissions::from_mode(0o755))?;
         }
         fs::write(
             path.join("passwd"),
@@ -101,12 +125,36 @@ impl CaseFolder {
         &self.path
     }
 
+    /// The program's work folder.
+    pub(super) fn work(&self) -> PathBuf {
+        self.path.join("room/work")
+    }
+
+    /// The program's temporary folder.
+    pub(super) fn tmp(&self) -> PathBuf {
+        self.path.join("room/tmp")
+    }
+
+    /// Whether the run's folders are a tmpfs of their bound.
+    pub(super) fn mounted(&self) -> bool {
+        self.mounted
+    }
+
+    /// Whether the run's files together reached their bound: the tmpfs is full, or
+    /// (without one) what they take on the disk passed it.
+    pub(super) fn over_bound(&self) -> bool {
+        let room = self.path.join("room");
+        if self.mounted {
+            return free_bytes(&room).is_some_and(|free| free < FULL_BELOW);
+        }
+        disk_usage(&room) > self.bound
+    }
+
     /// Lets the user `uid` into the folder and gives it the work and temporary
     /// folders (and nothing else of the folder: the capture files stay the grader's).
     pub(super) fn give_to(&self, uid: libc::uid_t) -> io::Result<()> {
         fs::set_permissions(self.path(), fs::Permissions::from_mode(0o711))?;
-        for room in ["work", "tmp"] {
-            let room = self.path().join(room);
+        for room in [self.work(), self.tmp()] {
             std::os::unix::fs::chown(&room, Some(uid), Some(uid))?;
             for entry in fs::read_dir(&room)? {
                 std::os::unix::fs::chown(entry?.path(), Some(uid), Some(uid))?;
@@ -117,8 +165,78 @@ impl CaseFolder {
     }
 }
 
+/// Mounts a tmpfs of `bound` bytes on `room`, where the grader may (root with the
+/// right to mount: not in most containers).
+fn mount_tmpfs(room: &Path, bound: u64) -> bool {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return false;
+    }
+    let (Ok(target), Ok(options)) = (
+        CString::new(room.as_os_str().as_bytes()),
+        CString::new(format!("size={bound},mode=0711")),
+    ) else {
+        return false;
+    };
+    // SAFETY: mount(2) with NUL-terminated strings that outlive the call.
+    unsafe {
+        libc::mount(
+            c"tmpfs".as_ptr(),
+            target.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            options.as_ptr().cast(),
+        ) == 0
+    }
+}
+
+/// The free bytes of the file system of `path`.
+fn free_bytes(path: &Path) -> Option<u64> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let path = CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs fills the zeroed structure from a NUL-terminated path.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+        return None;
+    }
+    Some(stat.f_bavail as u64 * stat.f_frsize as u64)
+}
+
+/// Entries a measure of a run's files looks at, at most.
+const MEASURED_ENTRIES: usize = 100_000;
+
+/// The bytes the files under `top` take on its disk (allocated blocks: a sparse
+/// file counts what it holds), not following links nor crossing into other file
+/// systems.
+pub(super) fn disk_usage(top: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    walkdir::WalkDir::new(top)
+        .same_file_system(true)
+        .into_iter()
+        .take(MEASURED_ENTRIES)
+        .flatten()
+        .filter_map(|entry| entry.metadata().ok())
+        .map(|meta| meta.blocks() * 512)
+        .sum()
+}
+
 impl Drop for CaseFolder {
     fn drop(&mut self) {
+        if self.mounted {
+            let room = self.path.join("room");
+            if let Ok(room) =
+                std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(room.as_os_str()))
+            {
+                // SAFETY: umount2 on a NUL-terminated path; every process of the run
+                // has ended, the tmpfs and its files go with the mount.
+                unsafe {
+                    libc::umount2(room.as_ptr(), libc::MNT_DETACH);
+                }
+            }
+        }
         if let Err(e) = cleanup::remove_tree(&self.path) {
             eprintln!(
                 "reversi: warning: cannot remove {}: {e}",

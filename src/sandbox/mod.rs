@@ -26,31 +26,35 @@ pub mod confine;
 
 mod cgroup;
 mod child;
+mod clock;
 mod files;
 pub mod policy;
 mod separate_user;
+mod stop;
 
 use cgroup::Cgroup;
 pub use cgroup::Exhausted;
 use child::{ChildSide, RawLimits};
+pub use clock::wall_net;
+use clock::{CpuMeter, MachineTicks};
 use files::{capture, capture_file, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
+use stop::STOP;
+pub use stop::{stop_all, stop_flag, stop_on_signals};
 
 use std::fs::{self, File};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::AsRawFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use thiserror::Error;
-use wait_timeout::ChildExt;
 
 /// Where the work folder appears inside the sandbox; the program starts there.
 pub const WORK_INSIDE: &str = "/home/student";
@@ -63,6 +67,9 @@ pub const TAIL_BYTES: usize = 4096;
 pub struct Limits {
     /// Wall-clock time; past it every process of the run is killed.
     pub wall: Duration,
+    /// CPU time of the whole run (all its processes and threads); past it every
+    /// process of the run is killed. None: only the wall time bounds the run.
+    pub run_cpu: Option<Duration>,
     /// CPU time of each process (SIGXCPU, then SIGKILL a second later).
     pub cpu: Duration,
     /// Bytes of memory: of each process's data (an rlimit), and of the whole run,
@@ -79,6 +86,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             wall: Duration::from_secs(10),
+            run_cpu: None,
             cpu: Duration::from_secs(60),
             memory: 2048 << 20,
             processes: 128,
@@ -196,50 +204,13 @@ pub enum Ending {
     Signal(i32),
     /// The wall time ran out: every process was killed.
     WallTime,
+    /// The run's CPU time ([`Limits::run_cpu`]) ran out: every process was killed.
+    CpuTime,
+    /// Its files together passed their bound (about [`Limits::file_size`]): every
+    /// process was killed.
+    FilesTooLarge,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
-}
-
-/// Set by [`stop_all`]: runs end at once and no new one starts.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Ends every run now and refuses new ones (what Ctrl-C does to a grader). Only
-/// stores to an atomic: safe in a signal handler.
-pub fn stop_all() {
-    STOP.store(true, Ordering::SeqCst);
-}
-
-/// Makes Ctrl-C, `SIGTERM` and `SIGHUP` call [`stop_all`]: the running programs are
-/// killed, no more start, and each run's folder is removed as it ends, so that the
-/// grader can report what was done and leave nothing behind. A second such signal
-/// ends the grader at once (each handler is reset as it runs). A signal that is
-/// ignored (`nohup`, a background job) stays ignored.
-pub fn stop_on_signals() {
-    extern "C" fn on_signal(_: libc::c_int) {
-        stop_all();
-    }
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: sigaction on zero-initialised structures; the handler only stores
-        // to an atomic (async-signal-safe).
-        unsafe {
-            let mut current: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut current) != 0
-                || current.sa_sigaction == libc::SIG_IGN
-            {
-                continue;
-            }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESETHAND;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-        }
-    }
-}
-
-/// Whether [`stop_all`] was called: the flag a batch checks before starting a case.
-pub fn stop_flag() -> &'static AtomicBool {
-    &STOP
 }
 
 /// A program's standard output or error: how much it wrote, and its end.
@@ -291,12 +262,19 @@ pub struct Run {
     pub stderr: Captured,
     /// Wall-clock seconds it took.
     pub seconds: f64,
+    /// CPU time of all its processes and threads, as far as it was counted.
+    pub cpu: Duration,
+    /// Whether others kept the machine busy while it ran (see [`clock`]).
+    pub loaded: bool,
+    /// Whether its files together (work and temporary folders) reached their bound,
+    /// about [`Limits::file_size`]: a full tmpfs, or the watchdog's measure.
+    pub files_full: bool,
     folder: CaseFolder,
 }
 
 impl Run {
     fn work(&self) -> PathBuf {
-        self.folder.path().join("work")
+        self.folder.work()
     }
 
     /// Reads the file `name` of the work folder: a regular file of at most `max_bytes`
@@ -398,10 +376,11 @@ impl Sandbox {
         &self.read_only
     }
 
-    /// The same sandbox with another wall time.
+    /// The same sandbox with another wall time, and no limit of the run's CPU time.
     pub fn with_wall(&self, wall: Duration) -> Sandbox {
         let mut sandbox = self.clone();
         sandbox.limits.wall = wall;
+        sandbox.limits.run_cpu = None;
         sandbox
     }
 
@@ -435,7 +414,8 @@ impl Sandbox {
     /// Runs `true` in an empty sandbox, to tell whether bubblewrap works here.
     fn probe(&self) -> Result<(), SandboxError> {
         let unavailable = |reason: String| SandboxError::Unavailable { reason };
-        let folder = CaseFolder::new().map_err(|e| unavailable(e.to_string()))?;
+        let folder =
+            CaseFolder::new(self.limits.file_size).map_err(|e| unavailable(e.to_string()))?;
         let filters = self
             .filter_files()
             .map_err(|e| unavailable(e.to_string()))?;
@@ -526,9 +506,15 @@ impl Sandbox {
             .arg("--ro-bind")
             .arg(folder.path().join("group"))
             .arg("/etc/group");
-        bwrap.args(["--proc", "/proc", "--dev", "/dev", "--size"]);
-        bwrap.arg(self.limits.file_size.to_string());
-        bwrap.args(["--tmpfs", "/tmp", "--dir", "/home"]);
+        bwrap.args(["--proc", "/proc", "--dev", "/dev"]);
+        if folder.mounted() {
+            // Its /tmp in the run's bounded folder, with its work folder.
+            bwrap.arg("--bind").arg(folder.tmp()).arg("/tmp");
+        } else {
+            bwrap.arg("--size").arg(self.limits.file_size.to_string());
+            bwrap.args(["--tmpfs", "/tmp"]);
+        }
+        bwrap.args(["--dir", "/home"]);
         for path in &self.read_only {
             bwrap.arg("--ro-bind").arg(path).arg(path);
         }
@@ -538,7 +524,7 @@ impl Sandbox {
         }
         bwrap
             .arg("--bind")
-            .arg(folder.path().join("work"))
+            .arg(folder.work())
             .arg(WORK_INSIDE)
             .args(["--chdir", WORK_INSIDE]);
         for fd in seccomp {
@@ -588,7 +574,7 @@ impl Sandbox {
         read.extend(self.read_only.iter().cloned());
         confine::Reach {
             read,
-            write: vec![folder.path().join("work"), folder.path().join("tmp")],
+            write: vec![folder.work(), folder.tmp()],
             devices: confine::DEVICES.iter().map(PathBuf::from).collect(),
         }
     }
@@ -607,9 +593,9 @@ impl Sandbox {
     /// Runs `program` confined and limited, and waits for it and every process it
     /// started to end.
     pub fn run(&self, program: &Program) -> io::Result<Run> {
-        let folder = CaseFolder::new()?;
+        let folder = CaseFolder::new(self.limits.file_size)?;
         for (name, bytes) in program.files {
-            fs::write(folder.path().join("work").join(name), bytes)?;
+            fs::write(folder.work().join(name), bytes)?;
         }
         let lease = match self.isolation {
             Isolation::SeparateUser => Some(UidLease::take()?),
@@ -637,12 +623,12 @@ impl Sandbox {
                 };
                 let mut sh = Command::new("/bin/sh");
                 sh.args(["-c", program.command, "sh"])
-                    .current_dir(folder.path().join("work"))
+                    .current_dir(folder.work())
                     .env_clear()
                     .env("PATH", path)
-                    .env("HOME", folder.path().join("work"))
+                    .env("HOME", folder.work())
                     .env("LANG", "C.UTF-8")
-                    .env("TMPDIR", folder.path().join("tmp"));
+                    .env("TMPDIR", folder.tmp());
                 sh
             }
         };
@@ -675,7 +661,8 @@ impl Sandbox {
             command.pre_exec(move || child_side.enter());
         }
         let started = Instant::now();
-        let mut child = match command.spawn() {
+        let machine = MachineTicks::now();
+        let child = match command.spawn() {
             Ok(child) => child,
             Err(e) => {
                 // Nothing of a run that never started stays either.
@@ -689,27 +676,32 @@ impl Sandbox {
         drop(filters);
         let mut sampled = Exhausted::default();
         let counted = cgroup.as_ref().is_some_and(|c| c.memory_events.is_some());
-        let ending = loop {
-            let left = self.limits.wall.saturating_sub(started.elapsed());
-            if let Some(status) = child.wait_timeout(left.min(Duration::from_millis(50)))? {
-                break ending_of(status);
-            }
-            self.sample(uid, counted, &mut sampled);
-            let stopped = STOP.load(Ordering::SeqCst);
-            if stopped || started.elapsed() >= self.limits.wall {
-                // SAFETY: kill(2) on the child's own process group (it made a session
-                // of its own); the child is not reaped yet, so the group is its own.
-                unsafe {
-                    libc::kill(-(child.id() as i32), libc::SIGKILL);
-                }
-                child.wait()?;
-                break if stopped {
-                    Ending::Stopped
-                } else {
-                    Ending::WallTime
-                };
-            }
+        let pid = child.id() as i32;
+        let meter = cgroup
+            .as_ref()
+            .and_then(Cgroup::cpu_meter)
+            .unwrap_or(CpuMeter::Processes { root: pid, uid });
+        let over_bound = || folder.over_bound();
+        let watch = clock::Watch {
+            pid,
+            limits: &self.limits,
+            meter: &meter,
+            started,
+            // Without a tmpfs of their bound, the run's files are measured.
+            files_over: (!folder.mounted()).then_some(&over_bound),
         };
+        let waited = watch.wait(&mut || self.sample(uid, counted, &mut sampled))?;
+        let files_full = waited.ending == Ending::FilesTooLarge || folder.over_bound();
+        let ending = waited.ending;
+        // The cgroup counts every process of the run, those still running too.
+        let cpu = match meter {
+            CpuMeter::Processes { .. } => waited.metered.unwrap_or_default(),
+            _ => meter.used().or(waited.metered).unwrap_or_default(),
+        }
+        .max(waited.rusage);
+        let loaded = machine
+            .zip(MachineTicks::now())
+            .is_some_and(|(before, after)| before.loaded_until(after, cpu));
         let seconds = started.elapsed().as_secs_f64();
         // What the program left running when it ended counts too.
         self.sample(uid, counted, &mut sampled);
@@ -729,6 +721,9 @@ impl Sandbox {
             stdout: capture(stdout)?,
             stderr: capture(stderr)?,
             seconds,
+            cpu,
+            loaded,
+            files_full,
             folder,
         })
     }
@@ -780,15 +775,3 @@ const ETC_FILES: &[&str] = &[
     "/etc/nsswitch.conf",
     "/etc/alternatives",
 ];
-
-/// How a run ended, from its status. Every program runs under `sh -c`, which reports a
-/// command killed by a signal as 128 + the signal (and bubblewrap passes that on).
-fn ending_of(status: std::process::ExitStatus) -> Ending {
-    if let Some(signal) = status.signal() {
-        return Ending::Signal(signal);
-    }
-    match status.code().unwrap_or(-1) {
-        code @ 129..=192 => Ending::Signal(code - 128),
-        code => Ending::Exited(code),
-    }
-}

@@ -438,9 +438,9 @@ fn shebang(path: &Path) -> Option<String> {
 /// cases to no one anyway.
 pub fn bundle_lines(cases: &str, submission: &str) -> String {
     format!(
-        "chown -R 0:0 \"${cases}\" 2>/dev/null || true\n\
-         chmod -R go-rwx \"${cases}\"\n\
-         chmod -R go+rX \"${submission}\""
+        "chown -R 0:0 -- \"${cases}\" 2>/dev/null || true\n\
+         chmod -R go-rwx -- \"${cases}\"\n\
+         chmod -R go+rX -- \"${submission}\""
     )
 }
 

@@ -561,6 +561,7 @@ pub fn cgroups_left(pid: u32) -> Vec<PathBuf> {
         "/sys/fs/cgroup",
         "/sys/fs/cgroup/pids",
         "/sys/fs/cgroup/memory",
+        "/sys/fs/cgroup/cpuacct",
         "/sys/fs/cgroup/unified",
     ]
     .iter()

@@ -4,7 +4,7 @@
 use std::fs;
 
 use super::program::{run_program, Produced};
-use super::{Case, CaseResult};
+use super::{Case, CaseResult, Turn};
 use crate::explain::check::check_with_input;
 use crate::sandbox::Sandbox;
 
@@ -70,10 +70,15 @@ pub(super) fn note_lf(result: &mut CaseResult, lf: Option<&[u8]>, case: &Case) -
 /// line ends of its output aside, for the most common upstream bug of published
 /// solutions, which then look like search mistakes. `None` when it wrote nothing
 /// that was read.
-pub(super) fn run_with_lf(case: &Case, command: &str, sandbox: &Sandbox) -> Option<Vec<u8>> {
+pub(super) fn run_with_lf(
+    case: &Case,
+    command: &str,
+    sandbox: &Sandbox,
+    turn: &mut Turn,
+) -> Option<Vec<u8>> {
     let input = fs::read(&case.input).ok()?;
     let lf: Vec<u8> = input.iter().copied().filter(|&b| b != b'\r').collect();
-    match run_program(case, &lf, command, sandbox) {
+    match run_program(case, &lf, command, sandbox, turn) {
         Ok(Produced::Output(actual)) => Some(actual),
         _ => None,
     }

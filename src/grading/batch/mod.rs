@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Condvar, Mutex};
+use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -24,9 +24,12 @@ use crate::sandbox::Sandbox;
 
 mod line_ends;
 mod program;
+mod slots;
 
 use line_ends::{note_lf, run_with_lf, LineEndsProbe, Rerun};
 use program::{run_program, Produced};
+use slots::Turn;
+pub use slots::{covers, Slots, BUDGET_SPENT};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -200,6 +203,8 @@ pub enum Verdict {
     MissingFile,
     /// Not run: the submission's program did not build.
     CompileError,
+    /// Not run: the grading's time budget was spent, or the grading ended first.
+    NotRun,
 }
 
 impl Verdict {
@@ -217,6 +222,7 @@ impl Verdict {
             Verdict::Interrupted => "INTERRUPTED",
             Verdict::MissingFile => "MISSING FILE",
             Verdict::CompileError => "COMPILE ERROR",
+            Verdict::NotRun => "NOT RUN",
         }
     }
 }
@@ -279,7 +285,8 @@ impl Summary {
                 Verdict::Error
                 | Verdict::Interrupted
                 | Verdict::MissingFile
-                | Verdict::CompileError => &mut summary.errors,
+                | Verdict::CompileError
+                | Verdict::NotRun => &mut summary.errors,
             } += 1;
         }
         summary
@@ -328,43 +335,9 @@ pub struct BatchOptions<'a> {
     /// Program runs allowed at once across batches run side by side (a class's
     /// students), each run holding one; none: only `jobs` bounds this batch.
     pub slots: Option<&'a Slots>,
-}
-
-/// Program runs allowed at once, shared by batches run side by side: a slot one
-/// batch leaves free while its last case runs goes to the next batch's cases.
-pub struct Slots {
-    free: Mutex<usize>,
-    freed: Condvar,
-}
-
-impl Slots {
-    /// `count` runs at once.
-    pub fn new(count: usize) -> Slots {
-        Slots {
-            free: Mutex::new(count.max(1)),
-            freed: Condvar::new(),
-        }
-    }
-
-    /// Waits for a free slot and holds it until the guard is dropped.
-    fn hold(&self) -> HeldSlot<'_> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
-        }
-        *free -= 1;
-        HeldSlot(self)
-    }
-}
-
-/// A slot of [`Slots`], given back when dropped.
-struct HeldSlot<'a>(&'a Slots);
-
-impl Drop for HeldSlot<'_> {
-    fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
-        self.0.freed.notify_one();
-    }
+    /// When the grading's time budget ends: a case whose worst case (its wall-time
+    /// net) would end later is not run (see [`BUDGET_SPENT`]).
+    pub deadline: Option<Instant>,
 }
 
 /// What a running batch reports, after each case and every tenth of a second.
@@ -390,6 +363,8 @@ pub fn run(
     options: &BatchOptions,
     observer: &mut dyn FnMut(Update),
 ) -> Vec<CaseResult> {
+    let own = Slots::new(options.jobs);
+    let slots = options.slots.unwrap_or(&own);
     let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
     let mut waiting = vec![false; cases.len()];
     let (mut done, mut reported) = (0, 0);
@@ -414,7 +389,8 @@ pub fn run(
     in_pool(
         cases.len(),
         options,
-        |index| run_case(&cases[index], options),
+        slots,
+        |index, turn| run_case(&cases[index], options, turn),
         &mut |finished| {
             if let Some((index, (result, rerun))) = finished {
                 results[index] = Some(result);
@@ -438,16 +414,17 @@ pub fn run(
             .is_some_and(|stop| stop.load(Ordering::Relaxed))
     };
     reruns.sort_by_key(|(index, _)| *index);
-    let probe = LineEndsProbe::choose(cases, &reruns);
+    let probe = LineEndsProbe::choose(cases, &reruns)
+        .filter(|_| covers(options.deadline, sandbox.limits().wall));
     let mut blind = false;
     let mut reads_cr = None;
     if let Some(at) = probe.filter(|_| !stopped()) {
         let (index, Rerun::Output(written)) = &reruns[at] else {
             unreachable!("the probe wrote an output")
         };
-        let held = options.slots.map(Slots::hold);
-        let lf = run_with_lf(&cases[*index], command, sandbox);
-        drop(held);
+        let mut turn = Turn::take(slots, options.deadline);
+        let lf = run_with_lf(&cases[*index], command, sandbox, &mut turn);
+        drop(turn);
         blind = lf.as_ref() == Some(written);
         let result = results[*index].as_mut().expect("every case ran");
         if note_lf(result, lf.as_deref(), &cases[*index]) {
@@ -477,7 +454,12 @@ pub fn run(
     in_pool(
         again.len(),
         options,
-        |at| run_with_lf(&cases[again[at].0], command, sandbox),
+        slots,
+        |at, turn| {
+            covers(turn.deadline, sandbox.limits().wall)
+                .then(|| run_with_lf(&cases[again[at].0], command, sandbox, turn))
+                .flatten()
+        },
         &mut |finished: Option<(usize, Option<Vec<u8>>)>| {
             if let Some((at, lf)) = finished {
                 let index = again[at].0;
@@ -493,13 +475,14 @@ pub fn run(
     results.into_iter().flatten().collect()
 }
 
-/// Runs `work` on `0..count`, `options.jobs` at a time, until `options.stop` is set;
-/// `finished` gets each result as it comes, in this thread, and `None` every tenth
-/// of a second.
+/// Runs `work` on `0..count`, `options.jobs` at a time and each holding a turn of
+/// `slots`, until `options.stop` is set; `finished` gets each result as it comes, in
+/// this thread, and `None` every tenth of a second.
 fn in_pool<T: Send>(
     count: usize,
     options: &BatchOptions,
-    work: impl Fn(usize) -> T + Sync,
+    slots: &Slots,
+    work: impl Fn(usize, &mut Turn) -> T + Sync,
     finished: &mut dyn FnMut(Option<(usize, T)>),
 ) {
     let next = AtomicUsize::new(0);
@@ -519,9 +502,9 @@ fn in_pool<T: Send>(
                 if index >= count {
                     break;
                 }
-                let held = options.slots.map(Slots::hold);
-                let done = work(index);
-                drop(held);
+                let mut turn = Turn::take(slots, options.deadline);
+                let done = work(index, &mut turn);
+                drop(turn);
                 if sender.send((index, done)).is_err() {
                     break;
                 }
@@ -540,9 +523,22 @@ fn in_pool<T: Send>(
 
 /// Runs one case and judges it; and, when the case may be run again with LF line
 /// ends (its input has a CR), why.
-fn run_case(case: &Case, options: &BatchOptions) -> (CaseResult, Option<Rerun>) {
+fn run_case(case: &Case, options: &BatchOptions, turn: &mut Turn) -> (CaseResult, Option<Rerun>) {
     let start = Instant::now();
-    let produced = produce(case, &options.runner).and_then(|produced| {
+    if let Runner::Program { sandbox, .. } = &options.runner {
+        if !covers(turn.deadline, sandbox.limits().wall) {
+            let result = CaseResult {
+                case: case.name.clone(),
+                verdict: Verdict::NotRun,
+                detail: BUDGET_SPENT.into(),
+                seconds: 0.0,
+                report: None,
+                depends_on_cr: false,
+            };
+            return (result, None);
+        }
+    }
+    let produced = produce(case, &options.runner, turn).and_then(|produced| {
         match (&produced, &options.keep) {
             (Produced::Output(bytes), Some(folder)) => keep(folder, case, bytes),
             _ => Ok(()),
@@ -581,8 +577,9 @@ fn run_case(case: &Case, options: &BatchOptions) -> (CaseResult, Option<Rerun>) 
         Ok(Produced::Failed(verdict, detail, stderr_cr)) => (verdict, detail, None, stderr_cr),
         Err(message) => (Verdict::Error, message, None, false),
     };
-    // The case's time as measured: the LF re-run is the grader's, not the case's.
-    let seconds = start.elapsed().as_secs_f64();
+    // The case's time as measured: the LF re-run is the grader's, not the case's, and
+    // of a case run again alone, the second run's.
+    let seconds = turn.again.unwrap_or(start).elapsed().as_secs_f64();
     // The LF re-run, only where its answer could explain the verdict: an output that
     // differs by more than its line ends, or a crash whose standard error shows a
     // CR. Never a timeout (it would cost another full --timeout), nor a run that
@@ -619,11 +616,11 @@ fn keep(folder: &Path, case: &Case, bytes: &[u8]) -> Result<(), String> {
         .map_err(|e| format!("cannot keep the output as {}: {e}", path.display()))
 }
 
-fn produce(case: &Case, runner: &Runner) -> Result<Produced, String> {
+fn produce(case: &Case, runner: &Runner, turn: &mut Turn) -> Result<Produced, String> {
     match runner {
         Runner::Solver(syntax) => solve(case, *syntax).map(Produced::Output),
         Runner::Program { command, sandbox } => fs::read(&case.input)
-            .and_then(|input| run_program(case, &input, command, sandbox))
+            .and_then(|input| run_program(case, &input, command, sandbox, turn))
             .map_err(|e| format!("cannot run the program: {e}")),
     }
 }
@@ -712,6 +709,7 @@ mod tests {
             keep: None,
             stop: None,
             slots: None,
+            deadline: None,
         };
         let results = run(&cases, &options, &mut |_| {});
         let runs = fs::read_to_string(&counter).unwrap().lines().count();
@@ -742,6 +740,7 @@ mod tests {
             keep: None,
             stop: None,
             slots: Some(&slots),
+            deadline: None,
         };
         thread::scope(|scope| {
             for _ in 0..2 {

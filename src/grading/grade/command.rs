@@ -13,8 +13,14 @@ pub const PLACEHOLDER: &str = "{submission}";
 /// `command` with `{submission}` replaced by `folder`, quoted for the shell where
 /// it stands (a student names the folder, so its name may hold anything): in single
 /// quotes, in double quotes or bare, so that `"{submission}/my hw.py"` names the file.
+/// A relative folder gets `./` before it, so that a folder named `-x` is never an
+/// option of the program the command runs (the graders give absolute folders).
 pub fn substitute(command: &str, folder: &Path) -> String {
-    let folder = folder.display().to_string();
+    let folder = if folder.is_absolute() {
+        folder.display().to_string()
+    } else {
+        format!("./{}", folder.display())
+    };
     let mut out = String::with_capacity(command.len() + folder.len());
     let (mut single, mut double) = (false, false);
     let mut rest = command;
@@ -107,6 +113,14 @@ mod tests {
         assert_eq!(
             substitute("python3 {submission}/hw.py", folder),
             r"python3 '/subs/o'\''neil $(rm -rf ~)'/hw.py"
+        );
+    }
+
+    #[test]
+    fn a_relative_folder_is_never_an_option() {
+        assert_eq!(
+            substitute("python3 {submission}/hw.py", Path::new("-x")),
+            "python3 './-x'/hw.py"
         );
     }
 

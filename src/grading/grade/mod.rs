@@ -19,8 +19,10 @@ use crate::printable::{printable, serialize_name, serialize_names};
 use crate::sandbox::policy::{self, PolicyError};
 use crate::sandbox::{Sandbox, SandboxError};
 
+mod class;
 mod command;
 
+pub use class::{grade_class, ClassEvent};
 pub use command::{locate, substitute, PLACEHOLDER};
 
 /// Why a class cannot be graded (bad arguments: exit 2).
@@ -485,6 +487,29 @@ impl StudentGrade {
         StudentGrade::of(student, results, points)
     }
 
+    /// The grade of a student whose grading has done `results` so far (a prefix of
+    /// `cases`): every other case is NOT RUN with `detail`. What a report written
+    /// while the grading runs shows.
+    pub fn partial(
+        student: &str,
+        mut results: Vec<CaseResult>,
+        cases: &[Case],
+        points: &[f64],
+        detail: &str,
+    ) -> StudentGrade {
+        for case in cases.iter().skip(results.len()) {
+            results.push(CaseResult {
+                case: case.name.clone(),
+                verdict: Verdict::NotRun,
+                detail: detail.to_string(),
+                seconds: 0.0,
+                report: None,
+                depends_on_cr: false,
+            });
+        }
+        StudentGrade::of(student, results, points)
+    }
+
     /// The grade of a submission without the file the command names: no case ran.
     pub fn missing(student: &str, file: String, cases: &[Case], points: &[f64]) -> StudentGrade {
         let detail = format!("the submission has no {}", printable(&file));
@@ -590,6 +615,9 @@ pub struct GradeOptions<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Program runs allowed at once across students graded side by side.
     pub slots: Option<&'a Slots>,
+    /// When the grading's time budget ends (`--budget`): what cannot finish by then
+    /// is not run ([`batch::BUDGET_SPENT`]).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Grades one submission: its program found (and built), then every case, in the
@@ -604,94 +632,6 @@ pub fn grade_student(
     grade.hide(options.visibility);
     grade.seconds = start.elapsed().as_secs_f64();
     Ok(grade)
-}
-
-/// How grading a class goes, for [`grade_class`]'s caller.
-pub enum ClassEvent<'g> {
-    /// Cases finished, of all the class's.
-    Progress {
-        /// Cases finished.
-        done: usize,
-        /// Cases in all (students times cases).
-        total: usize,
-    },
-    /// A student's grade, in the students' order: every student before it was
-    /// given before.
-    Graded(&'g StudentGrade),
-}
-
-/// Grades `submissions`, `options.jobs` program runs at once in all: two students
-/// side by side (one with a single job), sharing the runs' [`Slots`], so that a slot
-/// one student leaves free while its last case runs goes to the next student's
-/// cases. `on_event` gets the progress and each grade in the students' order. Stops
-/// starting students once `options.stop` is set; the first sandbox error ends it
-/// (after the students being graded finish).
-pub fn grade_class(
-    submissions: &[Submission],
-    options: &GradeOptions,
-    on_event: &mut dyn FnMut(ClassEvent),
-) -> Result<Vec<StudentGrade>, SandboxError> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::mpsc;
-    let stopped = || options.stop.is_some_and(|stop| stop.load(Ordering::SeqCst));
-    let total = submissions.len() * options.cases.len();
-    let slots = Slots::new(options.jobs);
-    let shared = GradeOptions {
-        slots: Some(&slots),
-        ..*options
-    };
-    let side_by_side = if options.jobs >= 2 { 2 } else { 1 };
-    let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let (sender, receiver) = mpsc::channel();
-    let mut ready: Vec<Option<StudentGrade>> = (0..submissions.len()).map(|_| None).collect();
-    let mut error = None;
-    std::thread::scope(|scope| {
-        for _ in 0..side_by_side {
-            let sender = sender.clone();
-            let (next, done, shared) = (&next, &done, &shared);
-            scope.spawn(move || loop {
-                let index = next.fetch_add(1, Ordering::SeqCst);
-                if index >= submissions.len() || stopped() {
-                    break;
-                }
-                let mut seen = 0;
-                let graded = grade_student(&submissions[index], shared, &mut |update| {
-                    done.fetch_add(update.done - seen, Ordering::SeqCst);
-                    seen = update.done;
-                });
-                let failed = graded.is_err();
-                if sender.send((index, graded)).is_err() || failed {
-                    break;
-                }
-            });
-        }
-        drop(sender);
-        let mut given = 0;
-        loop {
-            match receiver.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok((index, Ok(grade))) => ready[index] = Some(grade),
-                Ok((_, Err(failure))) => {
-                    error.get_or_insert(failure);
-                    next.store(submissions.len(), Ordering::SeqCst);
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            on_event(ClassEvent::Progress {
-                done: done.load(Ordering::SeqCst),
-                total,
-            });
-            while let Some(grade) = ready.get(given).and_then(Option::as_ref) {
-                on_event(ClassEvent::Graded(grade));
-                given += 1;
-            }
-        }
-    });
-    if let Some(error) = error {
-        return Err(error);
-    }
-    // (students not started, once stopped, have no grade)
-    Ok(ready.into_iter().flatten().collect())
 }
 
 fn grade_program(
@@ -725,6 +665,13 @@ fn grade_program(
                     points,
                 ));
             };
+            let worst = toolchain.build_time + options.sandbox.limits().wall;
+            if found.language.built() && !batch::covers(options.deadline, worst) {
+                let spent = batch::BUDGET_SPENT;
+                let mut grade = StudentGrade::not_run(name, Verdict::NotRun, spent, cases, points);
+                grade.program = Some(found.description());
+                return Ok(grade);
+            }
             match language::build(&found, toolchain, &shown) {
                 Ok(built) => (built.command, Some(found.description()), built.build),
                 Err(BuildError::Compile(error)) => {
@@ -753,6 +700,7 @@ fn grade_program(
         keep: None,
         stop: options.stop,
         slots: options.slots,
+        deadline: options.deadline,
     };
     let results = batch::run(cases, &batch_options, observer);
     drop(build);
