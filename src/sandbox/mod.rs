@@ -264,7 +264,7 @@ pub struct Run {
     pub seconds: f64,
     /// CPU time of all its processes and threads, as far as it was counted.
     pub cpu: Duration,
-    /// Whether others kept the machine busy while it ran (see [`clock`]).
+    /// Whether others kept the machine busy while it ran (see the `clock` module).
     pub loaded: bool,
     /// Whether its files together (work and temporary folders) reached their bound,
     /// about [`Limits::file_size`]: a full tmpfs, or the watchdog's measure.

@@ -6,7 +6,7 @@ use crate::printable::printable;
 
 /// The table of `grades` over the cases named `cases`, as RFC 4180 has it (CRLF line
 /// ends, fields quoted where they must be), written by the `csv` crate; each field is
-/// first made safe (see [`field_text`]).
+/// first made safe (escaped, formulas defused).
 pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
     let mut header = vec![
         "student".to_string(),
