@@ -3,6 +3,8 @@
 //! bundles of `reversi package` run in a simulated platform layout.
 
 mod common;
+#[path = "common/grading.rs"]
+mod grading;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -13,19 +15,7 @@ use reversi::explain::mistake::Mistake;
 use reversi::explain::mutants::{self, Faults};
 use reversi::format::cs561;
 
-const BIN: &str = env!("CARGO_BIN_EXE_reversi");
-
-fn official() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
-}
-
-fn reversi(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+use grading::{official, package_hw_sh, reversi, text, BIN};
 
 /// A folder of submissions, each a `hw.sh` standing in for a kind of student
 /// program (the solver is shown to them read-only).
@@ -232,23 +222,6 @@ fn platform_submission(folder: &Path, flags: &str) {
     .unwrap();
 }
 
-fn package(platform: &str, out: &Path) {
-    let cases = official();
-    let output = reversi(&[
-        "package",
-        platform,
-        "--cases",
-        cases.to_str().unwrap(),
-        "--run",
-        "sh {submission}/hw.sh",
-        "--timeout",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-}
-
 /// Unpacks a Gradescope bundle as Gradescope does, into `ROOT/source` (ROOT, the
 /// `$AUTOGRADER` layout, under `dir`), lets `submission` fill `ROOT/submission`, runs
 /// `run_autograder` and returns its `results.json`.
@@ -263,7 +236,7 @@ fn run_gradescope_in(
     submission: impl FnOnce(&Path),
 ) -> serde_json::Value {
     let zip = dir.join("autograder.zip");
-    package("gradescope", &zip);
+    package_hw_sh("gradescope", &official(), &zip, &[]);
     let root = dir.join("autograder");
     let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
     archive.extract(root.join("source")).unwrap();
@@ -325,7 +298,7 @@ fn the_gradescope_bundle_reports_a_grader_failure_as_a_zero() {
 fn the_vocareum_bundle_writes_the_grade_and_report_files() {
     let dir = tempfile::tempdir().unwrap();
     let library = dir.path().join("asnlib");
-    package("vocareum", &library);
+    package_hw_sh("vocareum", &official(), &library, &[]);
     let work = dir.path().join("work");
     platform_submission(&work, "");
     let grade_file = dir.path().join("grade.csv");
@@ -725,7 +698,7 @@ fn the_vocareum_bundle_grades_as_a_separate_user() {
     let dir = tempfile::tempdir().unwrap();
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
     let library = dir.path().join("asnlib");
-    package("vocareum", &library);
+    package_hw_sh("vocareum", &official(), &library, &[]);
     let home = dir.path().join("home");
     let work = home.join("work");
     platform_submission(&work, "");

@@ -13,34 +13,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use grading::{official, reversi, text, BIN};
+use grading::{official, package_hw_sh, text, BIN};
 
 /// A student folder with a copy of the solver and `hw.sh` running it.
 fn platform_submission(folder: &Path) {
     fs::create_dir_all(folder).unwrap();
     fs::copy(BIN, folder.join("solver")).unwrap();
     fs::write(folder.join("hw.sh"), "exec \"$(dirname \"$0\")/solver\"\n").unwrap();
-}
-
-/// `package PLATFORM` of the official cases, `sh {submission}/hw.sh`, with `extra`.
-fn package(platform: &str, out: &Path, extra: &[&str]) {
-    let cases = official();
-    let mut args = vec![
-        "package",
-        platform,
-        "--cases",
-        cases.to_str().unwrap(),
-        "--run",
-        "sh {submission}/hw.sh",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    if !extra.contains(&"--timeout") {
-        args.extend_from_slice(&["--timeout", "5"]);
-    }
-    args.extend_from_slice(extra);
-    let output = reversi(&args);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }
 
 /// Runs Vocareum's `grade.sh` of `library` in the work folder `work`, as root, with
@@ -67,7 +46,7 @@ fn the_vocareum_library_is_made_private_before_grading() {
     let dir = tempfile::tempdir().unwrap();
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
     let library = dir.path().join("asnlib");
-    package("vocareum", &library, &[]);
+    package_hw_sh("vocareum", &official(), &library, &[]);
     let expected = library.join("cases/case1/output.txt");
     assert_eq!(fs::metadata(&expected).unwrap().mode() & 0o077, 0o044);
     let work = dir.path().join("work");
@@ -97,7 +76,7 @@ fn the_vocareum_library_is_made_private_before_grading() {
 /// path of its `results.json`.
 fn run_gradescope(dir: &Path, extra: &[&str], script: &str) -> std::path::PathBuf {
     let zip = dir.join("autograder.zip");
-    package("gradescope", &zip, extra);
+    package_hw_sh("gradescope", &official(), &zip, extra);
     let root = dir.join("autograder");
     let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
     archive.extract(root.join("source")).unwrap();
@@ -156,7 +135,7 @@ fn cases_the_budget_cannot_cover_are_not_run() {
 fn the_bundles_defaults_fit_the_platform() {
     let dir = tempfile::tempdir().unwrap();
     let zip = dir.path().join("autograder.zip");
-    package("gradescope", &zip, &[]);
+    package_hw_sh("gradescope", &official(), &zip, &[]);
     let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
     let mut script = String::new();
     std::io::Read::read_to_string(&mut archive.by_name("run_autograder").unwrap(), &mut script)
@@ -166,7 +145,12 @@ fn the_bundles_defaults_fit_the_platform() {
         assert!(script.contains(flag), "{flag}: {script}");
     }
     let library = dir.path().join("asnlib");
-    package("vocareum", &library, &["--memory", "512", "--jobs", "1"]);
+    package_hw_sh(
+        "vocareum",
+        &official(),
+        &library,
+        &["--memory", "512", "--jobs", "1"],
+    );
     let script = fs::read_to_string(library.join("grade.sh")).unwrap();
     for flag in ["'--budget=270'", "'--memory=512'", "'--jobs=1'"] {
         assert!(script.contains(flag), "{flag}: {script}");

@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use grading::{official, reversi, text, BIN};
+use grading::{official, package_hw_sh, text, BIN};
 
 /// A copy of the official cases in `dir`.
 fn cases_in(dir: &Path) -> PathBuf {
@@ -158,19 +158,7 @@ fn a_gradescope_name_starting_with_a_dash_grades_normally() {
     fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
     let zip = dir.path().join("autograder.zip");
     let cases = cases_in(dir.path());
-    let output = reversi(&[
-        "package",
-        "gradescope",
-        "--cases",
-        cases.to_str().unwrap(),
-        "--run",
-        "sh {submission}/hw.sh",
-        "--timeout",
-        "5",
-        "--out",
-        zip.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    package_hw_sh("gradescope", &cases, &zip, &[]);
     let root = dir.path().join("autograder");
     let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
     archive.extract(root.join("source")).unwrap();

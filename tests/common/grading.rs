@@ -24,6 +24,28 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `package PLATFORM` of `cases` into `out`, each student's program the `hw.sh` of
+/// their folder (`sh {submission}/hw.sh`), with `extra` (`--timeout 5` unless given);
+/// asserts that it succeeds.
+pub fn package_hw_sh(platform: &str, cases: &Path, out: &Path, extra: &[&str]) {
+    let mut args = vec![
+        "package",
+        platform,
+        "--cases",
+        cases.to_str().unwrap(),
+        "--run",
+        "sh {submission}/hw.sh",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if !extra.contains(&"--timeout") {
+        args.extend_from_slice(&["--timeout", "5"]);
+    }
+    args.extend_from_slice(extra);
+    let output = reversi(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
 /// The start of a `grade` command line for a class in which each student's program
 /// is the `hw.sh` of their folder, shown this binary: `grade CLASS --cases CASES
 /// --run "sh {submission}/hw.sh" --read-only BIN`.
