@@ -426,7 +426,8 @@ impl<'a> Judge<'a> {
     fn visit(&mut self, node: Node, depth: u32, alpha: i32, beta: i32) -> Judged<i32> {
         let first = self.next;
         self.next += 1;
-        if node.consecutive_passes > 0 && self.path.last().is_some_and(|n| n == "pass") {
+        // (a node with a pass right before it is itself a pass)
+        if node.consecutive_passes > 0 {
             self.passes_seen += 1;
         }
         let leaf = self.is_leaf(node, depth);
@@ -497,23 +498,10 @@ impl<'a> Judge<'a> {
                 return Err(self.broken(at, node, depth, rule));
             }
             let name = self.entries[at].name;
+            // (under `AcceptPassAt`, the student's pass there is searched as made, on
+            // the board the rules give, and the judging goes on as for any child)
             let accepted = self.reading == Reading::AcceptPassAt(LOG_START + at) && name == "pass";
-            if accepted {
-                let child = Node {
-                    board: node.board.pass(),
-                    player: other(node.player),
-                    consecutive_passes: node.consecutive_passes + 1,
-                    passes: node.passes + 1,
-                    parent_is_pass: node.consecutive_passes > 0,
-                };
-                self.path.push("pass".into());
-                self.visit(child, depth + 1, a, b)?;
-                self.path.pop();
-                // (the evidence asked for is the pass's own lines: the judging stops
-                // after them, at the line that follows)
-                return Err(self.broken(self.next, node, depth, Rule::GoesOn));
-            }
-            if name != want_child {
+            if name != want_child && !accepted {
                 let moves = children.iter().filter(|c| *c != "pass").cloned().collect();
                 let rule = Rule::WrongChild {
                     want: want_child.clone(),
@@ -521,16 +509,24 @@ impl<'a> Judge<'a> {
                 };
                 return Err(self.broken(at, node, depth, rule));
             }
-            let child = self
-                .child(node, want_child)
-                .expect("a child the rules give");
-            self.path.push(want_child.clone());
+            let child = if accepted {
+                Node {
+                    board: node.board.pass(),
+                    player: other(node.player),
+                    consecutive_passes: node.consecutive_passes + 1,
+                    passes: node.passes + 1,
+                    parent_is_pass: node.consecutive_passes > 0,
+                }
+            } else {
+                self.child(node, want_child)
+                    .expect("a child the rules give")
+            };
+            self.path.push(name.to_string());
             let cv = self.visit(child, depth + 1, a, b)?;
             self.path.pop();
-            visited.push(want_child.clone());
+            visited.push(name.to_string());
             if depth == 0 {
-                self.root_children
-                    .push((want_child.clone(), cv, child.board));
+                self.root_children.push((name.to_string(), cv, child.board));
             }
             let closing = self.next;
             if self.depth_at(closing) != Some(depth) {

@@ -113,7 +113,7 @@ pub(super) fn finding(
                 "The game is over at {name} (line {line}), so it is a leaf printed once with E; \
                  your program expands it: its children follow."
             ),
-            game_over_reason(problem, &broken),
+            game_over_reason(&broken),
         ),
         Rule::InnerAsLeaf { moves } => {
             let opened = at.and_then(Entry::value).is_some_and(|v| v.abs() == INFINITY);
@@ -541,12 +541,11 @@ fn reading_words(reading: Reading) -> &'static str {
 }
 
 /// Why the game is over at the node.
-fn game_over_reason(problem: &Problem, broken: &Break) -> String {
+fn game_over_reason(broken: &Break) -> String {
     let node = broken.node;
     if node.consecutive_passes >= 2 {
         return "Two passes in a row end the game.".into();
     }
-    let _ = problem;
     if node.passes >= 2 {
         "The path from the root holds two passes, which ends the game in this release.".into()
     } else {
