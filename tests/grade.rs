@@ -339,6 +339,9 @@ fn a_bundle_never_overwrites() {
     assert_eq!(fs::read(&zip).unwrap(), b"mine");
 }
 
+/// Ctrl-C: the students graded keep their reports, the one being graded is reported
+/// interrupted, and `--resume` (here after the slow programs were mended) keeps the
+/// first and grades the others.
 #[test]
 fn ctrl_c_keeps_what_is_done_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -354,22 +357,25 @@ fn ctrl_c_keeps_what_is_done_and_says_so() {
     }
     let reports = dir.path().join("reports");
     let cases = official();
+    let args = [
+        "grade",
+        class.to_str().unwrap(),
+        "--cases",
+        cases.to_str().unwrap(),
+        "--run",
+        "sh {submission}/hw.sh",
+        "--timeout",
+        "30",
+        "-j",
+        "1",
+        "--reports",
+        reports.to_str().unwrap(),
+    ];
+    let state = dir.path().join("state");
     let mut command = Command::new(BIN);
     let child = common::with_default_signals(&mut command)
-        .args([
-            "grade",
-            class.to_str().unwrap(),
-            "--cases",
-            cases.to_str().unwrap(),
-            "--run",
-            "sh {submission}/hw.sh",
-            "--timeout",
-            "30",
-            "-j",
-            "1",
-            "--reports",
-            reports.to_str().unwrap(),
-        ])
+        .args(args)
+        .env("XDG_STATE_HOME", &state)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -387,7 +393,14 @@ fn ctrl_c_keeps_what_is_done_and_says_so() {
         "the grader waited for the running case"
     );
     assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
-    assert!(text(&output.stderr).contains("interrupted: 1 of 3 students graded"));
+    assert!(
+        text(&output.stderr).contains(
+            "interrupted: 1 of 3 students graded; their reports are written (the same \
+             command with --resume grades the rest)"
+        ),
+        "{}",
+        text(&output.stderr)
+    );
     assert!(text(&output.stdout).starts_with("a-quick"));
     assert!(reports.join("a-quick.txt").is_file());
     let b = fs::read_to_string(reports.join("b-slow.txt")).unwrap();
@@ -397,6 +410,24 @@ fn ctrl_c_keeps_what_is_done_and_says_so() {
     );
     assert!(b.contains("INTERRUPTED      case1"), "{b}");
     assert!(!reports.join("c-slow.txt").exists());
+    for name in ["b-slow", "c-slow"] {
+        fs::write(class.join(name).join("hw.sh"), "true").unwrap();
+    }
+    let resumed = Command::new(BIN)
+        .args(args)
+        .arg("--resume")
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .unwrap();
+    let stderr = text(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("1 of 3 students kept, 2 to grade"),
+        "{stderr}"
+    );
+    let b = fs::read_to_string(reports.join("b-slow.txt")).unwrap();
+    assert!(b.contains("NO OUTPUT"), "{b}");
+    assert!(reports.join("c-slow.txt").is_file());
 }
 
 #[test]

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use grading::{official, package_hw_sh, text, BIN};
+use grading::{next, official, package_hw_sh, remove_cgroups_of, remove_runs_left, text, BIN};
 
 /// A student folder with a copy of the solver and `hw.sh` running it.
 fn platform_submission(folder: &Path) {
@@ -173,46 +173,6 @@ fn a_memory_bomb_meets_the_bundles_limit() {
                 && (output.contains("MemoryError") || output.contains("out of memory")),
             "{output}"
         );
-    }
-}
-
-/// A small SplitMix64, for the moments of the kills (its seed printed).
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Removes the cgroups a killed grader `pid` left (empty once its runs died).
-fn remove_cgroups_of(pid: u32) {
-    for top in ["", "pids", "memory", "cpuacct", "unified"] {
-        let folder = Path::new("/sys/fs/cgroup").join(top);
-        for entry in fs::read_dir(folder).into_iter().flatten().flatten() {
-            if entry
-                .file_name()
-                .to_string_lossy()
-                .starts_with(&format!("reversi-{pid}-"))
-            {
-                for _ in 0..100 {
-                    if fs::remove_dir(entry.path()).is_ok() {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-            }
-        }
-    }
-}
-
-/// Unmounts the tmpfs of each run folder a killed grader left in `tmp`, and removes
-/// the folders.
-fn remove_runs_left(tmp: &Path) {
-    for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
-        let room = entry.path().join("room");
-        let _ = Command::new("umount").arg("-l").arg(&room).output();
-        let _ = fs::remove_dir_all(entry.path());
     }
 }
 

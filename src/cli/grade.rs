@@ -13,9 +13,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::grader::{parse_seconds, print_out};
 use super::sandbox::SandboxArgs;
 use crate::grading::batch::{find_cases, CaseResult};
+use crate::grading::grade::journal::{self, Journal, Settings};
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
-    GradeOptions, Policy, ProgramSpec, StudentGrade, PLACEHOLDER,
+    GradeOptions, Policy, ProgramSpec, StudentGrade, Submission, PLACEHOLDER,
 };
 use crate::grading::language::{Language, Toolchain};
 use crate::grading::package as bundle;
@@ -99,6 +100,11 @@ pub struct GradeArgs {
     /// grading's time budget was spent", 0 points) [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     budget: Option<Duration>,
+    /// Go on with an earlier grading of this class that was stopped (killed, Ctrl-C,
+    /// a reboot): every student it graded whole is kept, unless their folder changed
+    /// since, and the others are graded. Give the options the earlier one had.
+    #[arg(long, conflicts_with = "single")]
+    resume: bool,
     /// Programs run at once, over two students graded side by side [default: the
     /// number of cores].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -221,10 +227,12 @@ enum CompareArg {
 
 /// The grading was interrupted: what was done is reported (exit 130).
 #[derive(Debug, thiserror::Error)]
-#[error("interrupted: {done} of {total} students graded; their reports are written")]
+#[error("interrupted: {done} of {total} students graded; their reports are written{resume}")]
 pub struct Interrupted {
     done: usize,
     total: usize,
+    /// How to go on, when the grading keeps a journal.
+    resume: &'static str,
 }
 
 /// `reversi grade`, or `grade merge`.
@@ -292,6 +300,15 @@ fn grade(args: &GradeArgs) -> Result<()> {
         slots: None,
         deadline: args.budget.map(|budget| started + budget),
     };
+    let (mut journal, kept) = open_journal(args, &class)?;
+    let to_grade: Vec<(usize, Submission)> = class
+        .submissions
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| kept[*index].is_none())
+        .map(|(index, student)| (index, student.clone()))
+        .collect();
+    let (positions, to_grade): (Vec<usize>, Vec<Submission>) = to_grade.into_iter().unzip();
     let width = class
         .submissions
         .iter()
@@ -299,6 +316,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .max()
         .unwrap_or(0);
     let mut progress = ClassProgress::new(class.submissions.len(), class.cases.len());
+    let kept_cases = (class.submissions.len() - to_grade.len()) * class.cases.len();
     let mut printed = Ok(());
     let names = class.case_names();
     // Every report is replaced whole (a temporary file renamed): written before the
@@ -325,9 +343,26 @@ fn grade(args: &GradeArgs) -> Result<()> {
         (true, Some(student)) => write(&[partial(&student.name, Vec::new())]),
         _ => Ok(()),
     };
-    let mut graded: Vec<StudentGrade> = Vec::new();
-    let grades = grade_class(&class.submissions, &options, &mut |event| match event {
-        ClassEvent::Progress { done, .. } => progress.cases(done),
+    // Every student's grade in the class's order, the kept ones first; rows are
+    // printed in that order as the grades before them are there.
+    let mut all = kept;
+    let mut shown = 0;
+    let mut new = positions.iter();
+    let mut show = |all: &[Option<StudentGrade>], progress: &mut ClassProgress| {
+        while let Some(grade) = all.get(shown).and_then(Option::as_ref) {
+            progress.graded();
+            if !args.json && printed.is_ok() {
+                printed = progress.suspend(|| print_out(&student_row(grade, width)));
+            }
+            shown += 1;
+        }
+    };
+    show(&all, &mut progress);
+    if !args.single && to_grade.len() < class.submissions.len() && written.is_ok() {
+        written = write(&all.iter().flatten().cloned().collect::<Vec<_>>());
+    }
+    let grades = grade_class(&to_grade, &options, &mut |event| match event {
+        ClassEvent::Progress { done, .. } => progress.cases(kept_cases + done),
         ClassEvent::Partial { student, results } => {
             progress.now(&student.name);
             if args.single && written.is_ok() {
@@ -335,20 +370,38 @@ fn grade(args: &GradeArgs) -> Result<()> {
             }
         }
         ClassEvent::Graded(grade) => {
-            progress.graded();
-            if !args.json && printed.is_ok() {
-                printed = progress.suspend(|| print_out(&student_row(grade, width)));
+            let index = *new.next().expect("a grade per student graded");
+            if let Some(open) = &mut journal {
+                if let Err(error) = open.record(&class.submissions[index], grade) {
+                    eprintln!("reversi: warning: {error}; the grading goes on without it");
+                    journal = None;
+                }
             }
-            graded.push(grade.clone());
+            all[index] = Some(grade.clone());
+            show(&all, &mut progress);
             if !args.single && written.is_ok() {
-                written = write(&graded);
+                written = write(&all.iter().flatten().cloned().collect::<Vec<_>>());
             }
         }
     })?;
+    drop(grades);
+    let grades: Vec<StudentGrade> = all.into_iter().flatten().collect();
     progress.finish();
     printed?;
     written?;
     write(&grades)?;
+    let whole = grades.len() == class.submissions.len() && grades.iter().all(journal::is_whole);
+    let resume = match journal {
+        // A grading that ends with every student graded needs no journal.
+        Some(journal) if whole => {
+            if let Err(error) = journal.finish() {
+                eprintln!("reversi: warning: {error}");
+            }
+            ""
+        }
+        Some(_) => " (the same command with --resume grades the rest)",
+        None => "",
+    };
     if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
@@ -368,10 +421,93 @@ fn grade(args: &GradeArgs) -> Result<()> {
         return Err(Interrupted {
             done: grades.iter().filter(|g| !g.interrupted).count(),
             total,
+            resume,
         }
         .into());
     }
     Ok(())
+}
+
+/// The journal of the grading, and the grades it keeps (by the class's positions):
+/// with `--resume`, those of the earlier grading's journal; else a journal started
+/// afresh (none, with a warning, where it cannot be written).
+fn open_journal(
+    args: &GradeArgs,
+    class: &Class,
+) -> Result<(Option<Journal>, Vec<Option<StudentGrade>>)> {
+    let nothing_kept = || class.submissions.iter().map(|_| None).collect();
+    let (Some(submissions), Some(cases)) = (&args.submissions, &args.cases) else {
+        unreachable!("clap requires SUBMISSIONS and --cases without a subcommand");
+    };
+    if args.single {
+        return Ok((None, nothing_kept()));
+    }
+    let path = journal::location(submissions, cases, args.shard);
+    let settings = settings(args, class)?;
+    if !args.resume {
+        let journal = path.and_then(|path| match Journal::start(&path, &settings) {
+            Ok(journal) => Some(journal),
+            Err(error) => {
+                eprintln!(
+                    "reversi: warning: {error}; this grading keeps no journal, so --resume \
+                     cannot go on with it"
+                );
+                None
+            }
+        });
+        return Ok((journal, nothing_kept()));
+    }
+    let path = path.ok_or(journal::JournalError::Nowhere)?;
+    let (journal, resumed) = Journal::resume(&path, &settings, &class.submissions, &class.cases)?;
+    let shown = printable(&path.display().to_string()).into_owned();
+    let kept = resumed.grades.iter().flatten().count();
+    if !resumed.found {
+        eprintln!("reversi: note: no earlier grading of this class to resume ({shown}); every student is graded");
+    } else {
+        let total = class.submissions.len();
+        let mut note = format!(
+            "reversi: resuming the grading of {shown}: {kept} of {total} students kept, {} to \
+             grade",
+            total - kept
+        );
+        if resumed.changed > 0 {
+            note += &format!(
+                " ({} of them graded again: their folders changed since)",
+                resumed.changed
+            );
+        }
+        eprintln!("{note}");
+    }
+    Ok((Some(journal), resumed.grades))
+}
+
+/// What decides this grading's verdicts, for its journal: the cases (their files
+/// and points), the program, the comparison and every limit.
+fn settings(args: &GradeArgs, class: &Class) -> Result<Settings> {
+    let mut settings = Settings::new();
+    let cases = journal::cases_digest(&class.cases, &class.points)
+        .context("reading the cases for the grading's journal")?;
+    settings.insert("set of cases (their files or points)".into(), cases);
+    let run = args
+        .run
+        .clone()
+        .unwrap_or_else(|| "none (each by its language)".into());
+    settings.insert("--run".into(), run);
+    for flag in args.languages.flags() {
+        if let Some((name, value)) = flag.split_once('=') {
+            settings.insert(name.into(), value.into());
+        }
+    }
+    let compare = match args.compare {
+        CompareArg::Strict => "strict",
+        CompareArg::Lenient => "lenient",
+    };
+    settings.insert("--compare".into(), compare.into());
+    settings.insert("--timeout".into(), args.timeout.as_secs_f64().to_string());
+    for (name, value) in args.sandbox.settings() {
+        settings.insert(name.into(), value);
+    }
+    Ok(settings)
 }
 
 /// The progress of a class's grading, on stderr where it is a terminal (else

@@ -96,6 +96,9 @@ pub fn is_usage_error(error: &anyhow::Error) -> bool {
             || cause.is::<PolicyError>()
             || cause.is::<crate::grading::grade::GradeError>()
             || cause
+                .downcast_ref::<crate::grading::grade::journal::JournalError>()
+                .is_some_and(|e| e.is_usage())
+            || cause
                 .downcast_ref::<crate::grading::platform::merge::MergeError>()
                 .is_some_and(|e| {
                     !matches!(e, crate::grading::platform::merge::MergeError::Write(_))

@@ -52,6 +52,29 @@ pub struct SandboxArgs {
 }
 
 impl SandboxArgs {
+    /// These flags with their values, for a grading's journal: what decides verdicts.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        let kind = match (self.no_sandbox, self.sandbox) {
+            (true, _) => "none",
+            (false, SandboxKind::Bubblewrap) => "bubblewrap",
+            (false, SandboxKind::SeparateUser) => "separate-user",
+            (false, SandboxKind::Auto) => "auto",
+        };
+        let read_only: Vec<String> = self
+            .read_only
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect();
+        vec![
+            ("--sandbox", kind.into()),
+            ("--read-only", read_only.join(" ")),
+            ("--cpu-time", self.cpu_time.to_string()),
+            ("--memory", self.memory.to_string()),
+            ("--processes", self.processes.to_string()),
+            ("--file-size", self.file_size.to_string()),
+        ]
+    }
+
     /// The sandbox of `batch` and `grade`: each run gets `timeout` of CPU time (all
     /// its processes and threads) and the wall-time net of [`wall_net`].
     pub fn timed(&self, timeout: Duration) -> Result<Sandbox> {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::format::cs561::{Dialect, Problem, Task};
 
@@ -288,6 +288,43 @@ impl Mistake {
         Mistake::LineEnds,
         Mistake::FinalNewline,
     ];
+
+    /// The mistakes that are not the catalogue's, as the enum declares them: what a
+    /// file's text or the judge of a student's own tree shows.
+    pub const OTHERS: [Mistake; 22] = [
+        Mistake::ByteOrderMark,
+        Mistake::TrailingWhitespace,
+        Mistake::ExtraPass,
+        Mistake::PrunedTooEarly,
+        Mistake::PrunedTooLate,
+        Mistake::CutoffDepth,
+        Mistake::MoveOrder,
+        Mistake::MisnamedNodes,
+        Mistake::WrongBoard,
+        Mistake::IllegalMove,
+        Mistake::MissingLines,
+        Mistake::ExtraLines,
+        Mistake::NoDiagonalFlips,
+        Mistake::FlipsAcrossGaps,
+        Mistake::WrapAround,
+        Mistake::WrongLeafValue,
+        Mistake::WrongOpeningValue,
+        Mistake::WrongWindow,
+        Mistake::WrongBackedUpValue,
+        Mistake::LastChildValue,
+        Mistake::MissingMove,
+        Mistake::MissingLeafLines,
+    ];
+
+    /// Every mistake: [`Mistake::SIMULATED`], then [`Mistake::OTHERS`].
+    pub fn all() -> impl Iterator<Item = Mistake> {
+        Mistake::SIMULATED.into_iter().chain(Mistake::OTHERS)
+    }
+
+    /// The mistake of a [`Mistake::name`].
+    pub fn from_name(name: &str) -> Option<Mistake> {
+        Mistake::all().find(|mistake| mistake.name() == name)
+    }
 
     /// Whether the mutant solver simulates it (it is in [`Mistake::SIMULATED`]).
     pub const fn is_simulated(self) -> bool {
@@ -646,5 +683,44 @@ impl Serialize for Mistake {
     /// As its name (`strict-pruning`).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Mistake {
+    /// From its name.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Mistake::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("no mistake is named {name:?}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mistake;
+
+    #[test]
+    fn every_mistake_is_listed_once_and_read_back_from_its_name() {
+        // The enum's variants, as this file declares them.
+        let source = include_str!("mistake.rs");
+        let body = &source[source.find("pub enum Mistake {").unwrap()..];
+        let body = &body[..body.find("\n}\n").unwrap()];
+        let declared = body
+            .lines()
+            .filter(|line| {
+                let line = line.trim_end();
+                line.starts_with("    ")
+                    && line[4..].starts_with(|c: char| c.is_ascii_uppercase())
+                    && line.ends_with(',')
+            })
+            .count();
+        let mut positions: Vec<usize> = Mistake::all().map(|m| m as usize).collect();
+        positions.sort_unstable();
+        assert_eq!(positions, (0..declared).collect::<Vec<_>>());
+        for mistake in Mistake::all() {
+            let json = serde_json::to_string(&mistake).unwrap();
+            assert_eq!(serde_json::from_str::<Mistake>(&json).unwrap(), mistake);
+        }
+        assert!(serde_json::from_str::<Mistake>("\"no-such-mistake\"").is_err());
     }
 }

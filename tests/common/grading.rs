@@ -3,8 +3,10 @@
 
 #![allow(dead_code)]
 
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Duration;
 
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_reversi");
@@ -69,4 +71,44 @@ pub fn grade_hw_sh(class: &Path, cases: &Path) -> Vec<String> {
 /// Runs the binary with `args` and then `more`.
 pub fn reversi_with(args: &[String], more: &[&str]) -> Output {
     Command::new(BIN).args(args).args(more).output().unwrap()
+}
+
+/// A small SplitMix64, for the moments of the kills (its seed printed).
+pub fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Removes the cgroups a killed grader `pid` left (empty once its runs died).
+pub fn remove_cgroups_of(pid: u32) {
+    for top in ["", "pids", "memory", "cpuacct", "unified"] {
+        let folder = Path::new("/sys/fs/cgroup").join(top);
+        for entry in fs::read_dir(folder).into_iter().flatten().flatten() {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(&format!("reversi-{pid}-"))
+            {
+                for _ in 0..100 {
+                    if fs::remove_dir(entry.path()).is_ok() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            }
+        }
+    }
+}
+
+/// Unmounts the tmpfs of each run folder a killed grader left in `tmp`, and removes
+/// the folders.
+pub fn remove_runs_left(tmp: &Path) {
+    for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
+        let room = entry.path().join("room");
+        let _ = Command::new("umount").arg("-l").arg(&room).output();
+        let _ = fs::remove_dir_all(entry.path());
+    }
 }

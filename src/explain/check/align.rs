@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Mistake;
 use crate::explain::log::{self, Entry};
@@ -129,7 +129,7 @@ impl<'a> Tree<'a> {
 }
 
 /// How a print differs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Change {
     /// The expected log prints it; the student's does not.

@@ -4,7 +4,7 @@
 //! most likely first. It names a mistake only when the file's text or the aligned
 //! trees leave no doubt.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::align::{Alignment, Change};
 use super::{Difference, Mistake};
@@ -12,7 +12,7 @@ use crate::explain::diagnose::Diagnosis;
 use crate::explain::log::{Entry, LOG_START};
 
 /// A possible cause of a difference that no program of the catalogue reproduces.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Candidate {
     /// The mistake it would be.
     pub mistake: Mistake,
@@ -25,7 +25,7 @@ pub struct Candidate {
 }
 
 /// One difference of the aligned trees.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TreeChange {
     /// Missing, extra or changed.
     pub change: Change,

@@ -1,7 +1,7 @@
 //! `check`: compare an output file with the expected one and explain the first
 //! difference a person should fix, naming the node and the known mistake behind it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 mod align;
 mod catalogue;
@@ -31,7 +31,7 @@ use crate::format::cs561::Problem;
 use crate::printable::printable as escaped;
 
 /// A board shown with a difference: an 8x8 grid with coordinates.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardView {
     /// What the board is: `the board at root > d3`, `the next board`.
     pub title: String,
@@ -40,7 +40,7 @@ pub struct BoardView {
 }
 
 /// One mistake of a file, for `check --all`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Listed {
     /// The mistake, when it has a name.
     pub mistake: Option<Mistake>,
@@ -57,7 +57,7 @@ pub struct Listed {
 }
 
 /// The first difference, explained.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Difference {
     /// The 1-based line, or `None` when the difference is the byte form of the file.
     pub line: Option<usize>,
@@ -76,7 +76,7 @@ pub struct Difference {
 }
 
 /// The result of comparing two output files.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     /// The files are byte for byte the same.
     pub identical: bool,

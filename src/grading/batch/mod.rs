@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use walkdir::WalkDir;
 
@@ -176,7 +176,7 @@ impl Runner<'_> {
 }
 
 /// The verdict on one case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// The output is right (byte-identical, or identical under `--lenient`).
@@ -228,7 +228,7 @@ impl Verdict {
 }
 
 /// The result of one case.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CaseResult {
     /// The case's name.
     #[serde(serialize_with = "serialize_name")]

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::explain::check::Mistake;
@@ -21,6 +21,7 @@ use crate::sandbox::{Sandbox, SandboxError};
 
 mod class;
 mod command;
+pub mod journal;
 
 pub use class::{grade_class, ClassEvent};
 pub use command::{locate, substitute, PLACEHOLDER};
@@ -346,7 +347,7 @@ pub fn case_points(cases: &[Case], default: f64) -> Result<Vec<f64>, GradeError>
 
 /// What went wrong in some of a student's cases: one mistake (or verdict), the cases
 /// it affects, and the first one's explanation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MistakeGroup {
     /// The mistake's label, or the verdict and what happened.
     pub label: String,
@@ -400,7 +401,7 @@ pub fn group_mistakes(results: &[CaseResult]) -> Vec<MistakeGroup> {
 }
 
 /// The grade of one student.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StudentGrade {
     /// The submission's folder name.
     #[serde(serialize_with = "serialize_name")]
