@@ -7,11 +7,12 @@
 mod grading;
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use grading::{next, official, remove_cgroups_of, remove_runs_left, text, BIN};
+use grading::{next, official, remove_cgroups_of, text, BIN};
 
 /// A class whose students each sleep a little, then run as `programs` say.
 fn class(dir: &Path, programs: &[(&str, String)]) -> PathBuf {
@@ -140,13 +141,21 @@ fn kept(stderr: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// Kills `child` (SIGKILL) and removes what its runs left: its cgroups and its run
-/// folders (their tmpfs unmounted).
-fn kill(mut child: Child, tmp: &Path) {
+/// Kills `child` (SIGKILL) and removes its cgroups (empty once its runs died; the
+/// next grading takes only those a minute old). Its run folders are left for the next
+/// grading to remove.
+fn kill(mut child: Child) {
     let _ = child.kill();
     child.wait().unwrap();
     remove_cgroups_of(child.id());
-    remove_runs_left(tmp);
+}
+
+/// Whether a process runs `sleep SECONDS`.
+fn sleeping(seconds: &str) -> bool {
+    let wanted = format!("sleep\0{seconds}\0");
+    fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        fs::read(entry.path().join("cmdline")).is_ok_and(|cmdline| cmdline == wanted.as_bytes())
+    })
 }
 
 /// Gradings killed at random moments (their seed printed), each resumed with the same
@@ -207,7 +216,7 @@ fn a_grading_killed_at_any_moment_resumes_to_the_reports_of_a_whole_one() {
             let child = grading.start(extra);
             let at = Duration::from_millis(next(&mut random) % (whole.as_millis() as u64 + 1));
             std::thread::sleep(at);
-            kill(child, &tmp);
+            kill(child);
             // What a kill leaves is whole: a CSV of whole rows, the header first.
             if let Ok(csv) = fs::read_to_string(out.join("class.csv")) {
                 assert!(
@@ -225,7 +234,7 @@ fn a_grading_killed_at_any_moment_resumes_to_the_reports_of_a_whole_one() {
             expected,
             "chain {chain}: {stderr}"
         );
-        assert!(grading.journals().is_empty(), "{:?}", grading.journals());
+        assert!(!state.join("reversi").exists(), "{:?}", grading.journals());
         assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0, "run folders left");
     }
     eprintln!("the two last resumes kept {kept_in_all} students");
@@ -283,7 +292,7 @@ fn a_resume_keeps_only_what_still_holds() {
         "{}",
         text(&busy.stderr)
     );
-    kill(child, &tmp);
+    kill(child);
     let before = fs::read(&journal).unwrap();
 
     let other = grading.run(&["--timeout", "7", "--resume"]);
@@ -312,7 +321,7 @@ fn a_resume_keeps_only_what_still_holds() {
         .collect();
     assert_eq!(rows, ["ann", "bob", "cat"], "{csv}");
     assert!(csv.contains("bob,5,5,5,5,5,,PASS"), "{csv}");
-    assert!(grading.journals().is_empty(), "{:?}", grading.journals());
+    assert!(!state.join("reversi").exists(), "{:?}", grading.journals());
     assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0, "run folders left");
 
     // No journal: everyone is graded, and it says so.
@@ -323,4 +332,90 @@ fn a_resume_keeps_only_what_still_holds() {
         "{}",
         text(&fresh.stderr)
     );
+}
+
+/// Under each sandbox, a grading killed while its student's program sleeps: the
+/// next grading (here the class's resume) removes what the killed one left, the
+/// program's processes (a separate user's outlive the grader) and its run folder.
+#[test]
+fn a_resume_removes_what_a_killed_grading_left_under_every_sandbox() {
+    for sandbox in ["bubblewrap", "separate-user"] {
+        let dir = tempfile::tempdir().unwrap();
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+        let seconds = if sandbox == "bubblewrap" {
+            "313"
+        } else {
+            "317"
+        };
+        let class = class(dir.path(), &[("ann", format!("sleep {seconds}"))]);
+        let cases = dir.path().join("cases");
+        fs::create_dir_all(cases.join("case1")).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(
+                official().join("case1").join(file),
+                cases.join("case1").join(file),
+            )
+            .unwrap();
+        }
+        fs::set_permissions(&cases, fs::Permissions::from_mode(0o700)).unwrap();
+        let (state, tmp) = (dir.path().join("state"), dir.path().join("tmp"));
+        fs::create_dir(&tmp).unwrap();
+        let command = |extra: &[&str]| {
+            let mut command = Command::new(BIN);
+            command
+                .args([
+                    "grade",
+                    "--run",
+                    "sh {submission}/hw.sh",
+                    "--timeout",
+                    "200",
+                ])
+                .arg(format!("--sandbox={sandbox}"))
+                .arg(format!("--cases={}", cases.display()))
+                .args(extra)
+                .arg("--")
+                .arg(&class)
+                .env("XDG_STATE_HOME", &state)
+                .env("TMPDIR", &tmp);
+            command
+        };
+        let child = command(&[])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !sleeping(seconds) {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "{sandbox}: no run"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        kill(child);
+        // (a separate user's program outlives the grader until a grading starts: any
+        // other test's may be the one that ends it)
+        assert_eq!(
+            fs::read_dir(&tmp).unwrap().count(),
+            1,
+            "{sandbox}: its run folder"
+        );
+        fs::write(class.join("ann/hw.sh"), "true\n").unwrap();
+        let resumed = command(&["--resume"]).output().unwrap();
+        assert_eq!(
+            resumed.status.code(),
+            Some(0),
+            "{sandbox}: {}",
+            text(&resumed.stderr)
+        );
+        assert!(
+            !sleeping(seconds),
+            "{sandbox}: the program outlived the next grading"
+        );
+        assert_eq!(
+            fs::read_dir(&tmp).unwrap().count(),
+            0,
+            "{sandbox}: run folders left"
+        );
+    }
 }

@@ -45,7 +45,7 @@ enum CpuCounter {
     V1(PathBuf),
 }
 
-const CGROUP_ROOT: &str = "/sys/fs/cgroup";
+pub(super) const CGROUP_ROOT: &str = "/sys/fs/cgroup";
 
 impl Cgroup {
     /// Makes the cgroup with the limits, or `None` where it cannot.

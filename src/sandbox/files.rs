@@ -4,8 +4,10 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
+use super::leftovers::{RUN_FOLDER_LOCK, RUN_FOLDER_PREFIX};
 use super::{cleanup, Captured, OutputFile, TAIL_BYTES, WORK_INSIDE};
 
 /// Opens `path` as [`Run::read_output`](super::Run::read_output) does.
@@ -82,6 +84,9 @@ pub(super) struct CaseFolder {
     bound: u64,
     /// Whether `room` is a tmpfs of `bound` bytes.
     mounted: bool,
+    /// The folder's lock, held while it is in use, so that a later grader knows the
+    /// folder of one that was killed ([`super::leftovers`]).
+    _lock: File,
 }
 
 /// Room beyond `--file-size` for the run's files in all: its `input.txt` and what
@@ -95,14 +100,18 @@ impl CaseFolder {
     /// A new folder whose run's files may hold about `file_size` bytes in all.
     pub(super) fn new(file_size: u64) -> io::Result<CaseFolder> {
         let path = tempfile::Builder::new()
-            .prefix("reversi-case-")
+            .prefix(RUN_FOLDER_PREFIX)
             .tempdir()?
             .keep();
+        let lock = capture_file(&path.join(RUN_FOLDER_LOCK))?;
+        // SAFETY: flock(2) on a descriptor this function owns; the folder is new.
+        unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) };
         let bound = file_size.saturating_add(ROOM_SLACK);
         let mut folder = CaseFolder {
             path,
             bound,
             mounted: false,
+            _lock: lock,
         };
         let room = folder.path.join("room");
         fs::create_dir(&room)?;

@@ -28,6 +28,7 @@ mod cgroup;
 mod child;
 mod clock;
 mod files;
+mod leftovers;
 pub mod policy;
 mod separate_user;
 mod stop;
@@ -324,6 +325,7 @@ impl Sandbox {
             .iter()
             .map(|path| shown_path(path))
             .collect::<Result<Vec<_>, _>>()?;
+        leftovers::sweep();
         let bwrap = match isolation {
             Isolation::Bubblewrap => {
                 find_program("bwrap").ok_or_else(|| SandboxError::Unavailable {

@@ -12,6 +12,8 @@ use std::time::Duration;
 pub(super) const FIRST_UID: libc::uid_t = 61000;
 /// How many separate users there are (runs at once, over every grader).
 pub(super) const UIDS: libc::uid_t = 1000;
+/// The folder of the users' lease files.
+pub(super) const LEASES: &str = "/run/reversi-sandbox-uids";
 
 /// One separate user, leased for a run: an exclusive lock on its lock file, shared
 /// by every grader process on the machine.
@@ -23,7 +25,7 @@ pub(super) struct UidLease {
 impl UidLease {
     /// The first free uid.
     pub(super) fn take() -> io::Result<UidLease> {
-        let folder = Path::new("/run/reversi-sandbox-uids");
+        let folder = Path::new(LEASES);
         fs::create_dir_all(folder)?;
         fs::set_permissions(folder, fs::Permissions::from_mode(0o700))?;
         for uid in FIRST_UID..FIRST_UID + UIDS {
@@ -75,6 +77,29 @@ pub(super) fn kill_every_process_of(uid: libc::uid_t) -> bool {
 /// Whether the user `uid` has a process, zombies included.
 fn has_processes(uid: libc::uid_t) -> bool {
     usage_of(uid).tasks > 0
+}
+
+/// The users of `uids` that have a process (zombies included), from one look at
+/// `/proc`.
+pub(super) fn uids_with_processes(uids: std::ops::Range<libc::uid_t>) -> Vec<libc::uid_t> {
+    use std::os::unix::fs::MetadataExt;
+    let mut found: Vec<libc::uid_t> = fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter_map(|entry| entry.metadata().ok().map(|meta| meta.uid()))
+        .filter(|uid| uids.contains(uid))
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 /// What a user's processes use, as its rlimits count it.

@@ -110,6 +110,9 @@ struct Entry {
 pub struct Journal {
     file: File,
     path: PathBuf,
+    /// Its folders (`reversi/grade`, and those above made for it), the deepest first:
+    /// removed with it when empty.
+    made: Vec<PathBuf>,
 }
 
 /// What a resumed journal keeps.
@@ -274,9 +277,16 @@ impl Journal {
             .map_err(|e| self.io(e))
     }
 
-    /// Removes the journal of a grading that graded every student whole.
+    /// Removes the journal of a grading that graded every student whole, and the
+    /// folders made for it that are empty now.
     pub fn finish(self) -> Result<(), JournalError> {
-        fs::remove_file(&self.path).map_err(|e| self.io(e))
+        fs::remove_file(&self.path).map_err(|e| self.io(e))?;
+        for folder in &self.made {
+            if fs::remove_dir(folder).is_err() {
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Opens (or creates, private to its user) the journal at `path` and locks it.
@@ -285,6 +295,16 @@ impl Journal {
             path: printable(&path.display().to_string()).into_owned(),
             source,
         };
+        // (`reversi/grade` are ours whoever made them; above them, only those made now)
+        let made: Vec<PathBuf> = path
+            .ancestors()
+            .skip(1)
+            .enumerate()
+            .take_while(|(depth, folder)| {
+                !folder.as_os_str().is_empty() && (*depth < 2 || !folder.exists())
+            })
+            .map(|(_, folder)| folder.to_path_buf())
+            .collect();
         if let Some(folder) = path.parent() {
             fs::DirBuilder::new()
                 .recursive(true)
@@ -314,6 +334,7 @@ impl Journal {
         Ok(Journal {
             file,
             path: path.to_path_buf(),
+            made,
         })
     }
 

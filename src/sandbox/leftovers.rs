@@ -1,0 +1,176 @@
+//! What a grader stopped at once (SIGKILL, a crash) could not remove after its runs,
+//! removed by the next grader on the machine: the processes of a separate user no
+//! grader holds (with the files and IPC objects that user left), run folders no
+//! grader holds (their tmpfs unmounted), and empty cgroups of graders that have
+//! ended. Each is taken only when nothing running can own it: a user's or a folder's
+//! lock is free, a cgroup's grader is gone and the cgroup is empty.
+
+use std::fs::{self, File, OpenOptions};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::io::AsRawFd;
+use std::path::Path;
+use std::sync::Once;
+use std::time::{Duration, SystemTime};
+
+use super::cleanup;
+use super::separate_user::{self, kill_every_process_of, FIRST_UID, UIDS};
+
+/// The prefix of a run folder's name in the temporary folder.
+pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
+
+/// The file in a run folder that its grader holds locked while the folder is in use.
+pub(super) const RUN_FOLDER_LOCK: &str = "lock";
+
+/// How old a run folder without its lock, or a cgroup, must be to be taken as left
+/// over: a grader makes both and takes them up within this time.
+const SETTLED: Duration = Duration::from_secs(60);
+
+/// Removes what graders that have ended left, once per process.
+pub(super) fn sweep() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // (the users' processes first: a folder is removed only when nothing runs in it)
+        users();
+        folders(&std::env::temp_dir());
+        cgroups();
+    });
+}
+
+/// Holds `file` locked, if no one else does (the lock goes with the file).
+fn lock_free(file: &File) -> bool {
+    // SAFETY: flock(2) on a descriptor the caller owns.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// Kills the processes of each separate user whose lease no grader holds, and
+/// removes what that user left in the shared folders.
+fn users() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let leases = Path::new(separate_user::LEASES);
+    for uid in separate_user::uids_with_processes(FIRST_UID..FIRST_UID + UIDS) {
+        let lock = OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(leases.join(uid.to_string()));
+        if lock.as_ref().is_ok_and(lock_free) {
+            kill_every_process_of(uid);
+            cleanup::remove_owned_by(uid);
+            cleanup::remove_ipc_of(uid);
+        }
+    }
+}
+
+/// Removes the run folders in `tmp` that are this user's and that no grader holds.
+pub(super) fn folders(tmp: &Path) {
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(RUN_FOLDER_PREFIX)
+        {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me {
+            continue;
+        }
+        let lock = OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(path.join(RUN_FOLDER_LOCK));
+        let left = match &lock {
+            Ok(lock) => lock_free(lock),
+            // (a folder just made, whose lock is not there yet, is not one)
+            Err(_) => settled(&meta),
+        };
+        if left {
+            unmount(&path.join("room"));
+            let _ = cleanup::remove_tree(&path);
+        }
+    }
+}
+
+/// Detaches the mount on `path`, if there is one.
+fn unmount(path: &Path) {
+    let Ok(path) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()))
+    else {
+        return;
+    };
+    // SAFETY: umount2 on a NUL-terminated path; it fails harmlessly where nothing is
+    // mounted or the caller may not unmount.
+    unsafe {
+        libc::umount2(path.as_ptr(), libc::MNT_DETACH);
+    }
+}
+
+/// Whether what `meta` describes was last changed more than [`SETTLED`] ago.
+fn settled(meta: &fs::Metadata) -> bool {
+    meta.modified()
+        .ok()
+        .and_then(|at| SystemTime::now().duration_since(at).ok())
+        .is_some_and(|age| age > SETTLED)
+}
+
+/// Removes the empty cgroups (`reversi-PID-N`) of graders that have ended.
+fn cgroups() {
+    for top in ["", "pids", "memory", "cpuacct", "cpu,cpuacct", "unified"] {
+        let folder = Path::new(super::cgroup::CGROUP_ROOT).join(top);
+        for entry in fs::read_dir(folder).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .and_then(|name| name.strip_prefix("reversi-"))
+                .and_then(|rest| rest.split('-').next())
+                .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+            else {
+                continue;
+            };
+            // SAFETY: kill(2) with signal 0 only asks whether the process exists.
+            let gone = unsafe { libc::kill(pid, 0) } != 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+            let old = fs::symlink_metadata(entry.path()).is_ok_and(|meta| settled(&meta));
+            if gone && old {
+                // (refused while a process is in it)
+                let _ = fs::remove_dir(entry.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_folder_is_taken_only_when_its_lock_is_free() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (held, left) = (
+            tmp.path().join("reversi-case-a"),
+            tmp.path().join("reversi-case-b"),
+        );
+        let other = tmp.path().join("other");
+        for folder in [&held, &left, &other] {
+            fs::create_dir_all(folder.join("room/work")).unwrap();
+            File::create(folder.join(RUN_FOLDER_LOCK)).unwrap();
+        }
+        let lock = File::open(held.join(RUN_FOLDER_LOCK)).unwrap();
+        assert!(lock_free(&lock));
+        // A folder just made, its lock not there yet, stays too.
+        let fresh = tmp.path().join("reversi-case-c");
+        fs::create_dir(&fresh).unwrap();
+        folders(tmp.path());
+        assert!(held.is_dir() && other.is_dir() && fresh.is_dir());
+        assert!(!left.exists());
+        drop(lock);
+        folders(tmp.path());
+        assert!(!held.exists());
+    }
+}
