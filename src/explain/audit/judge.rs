@@ -307,10 +307,11 @@ impl<'a> Judge<'a> {
             c += dc;
         }
         let bracketed = run != 0 && holds(cell(r, c), board.own);
-        let across_gaps = matches!(
-            self.reading,
-            Reading::MovesAcrossGaps | Reading::FlipsAcrossGaps
-        );
+        let across_gaps = match self.reading {
+            Reading::MovesAcrossGaps | Reading::FlipsAcrossGaps => true,
+            Reading::MovesAcrossLaterGaps => run.count_ones() >= 2,
+            _ => false,
+        };
         if bracketed || !across_gaps || run == 0 {
             return (bracketed, if bracketed { run } else { 0 });
         }
@@ -324,7 +325,7 @@ impl<'a> Judge<'a> {
         }
         let closed = holds(cell(r, c), board.own);
         match self.reading {
-            Reading::MovesAcrossGaps => (closed, 0),
+            Reading::MovesAcrossGaps | Reading::MovesAcrossLaterGaps => (closed, 0),
             _ => (false, if closed { between } else { 0 }),
         }
     }

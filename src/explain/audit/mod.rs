@@ -38,6 +38,9 @@ pub enum Reading {
     /// A move's walk goes on over empty cells to the mover's disc when finding moves,
     /// and turns nothing on such a line ([`Mistake::IllegalMove`]).
     MovesAcrossGaps,
+    /// As [`Reading::MovesAcrossGaps`], once the walk has passed two of the opponent's
+    /// discs: an empty cell right after the first still ends it ([`Mistake::IllegalMove`]).
+    MovesAcrossLaterGaps,
     /// A move's walk goes on over empty cells to the mover's disc when turning discs,
     /// and fills every cell between ([`Mistake::FlipsAcrossGaps`]).
     FlipsAcrossGaps,
@@ -82,10 +85,11 @@ pub enum Reading {
 
 impl Reading {
     /// Every reading tried for a broken line, after the rules themselves.
-    pub const ALL: [Reading; 18] = [
+    pub const ALL: [Reading; 19] = [
         Reading::OneDirectionFlips,
         Reading::NoDiagonalFlips,
         Reading::MovesAcrossGaps,
+        Reading::MovesAcrossLaterGaps,
         Reading::FlipsAcrossGaps,
         Reading::WrapAround,
         Reading::DuplicateMoves,
@@ -110,7 +114,7 @@ impl Reading {
             Reading::Rules | Reading::AcceptPassAt(_) => return None,
             Reading::OneDirectionFlips => Mistake::OneDirectionFlips,
             Reading::NoDiagonalFlips => Mistake::NoDiagonalFlips,
-            Reading::MovesAcrossGaps => Mistake::IllegalMove,
+            Reading::MovesAcrossGaps | Reading::MovesAcrossLaterGaps => Mistake::IllegalMove,
             Reading::FlipsAcrossGaps => Mistake::FlipsAcrossGaps,
             Reading::WrapAround => Mistake::WrapAround,
             Reading::DuplicateMoves => Mistake::DuplicateMoves,

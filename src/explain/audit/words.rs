@@ -520,6 +520,10 @@ fn reading_words(reading: Reading) -> &'static str {
         Reading::MovesAcrossGaps => {
             "the move generator walks on over empty cells to the mover's disc"
         }
+        Reading::MovesAcrossLaterGaps => {
+            "the move generator walks on over empty cells to the mover's disc once past two \
+             of the opponent's discs"
+        }
         Reading::FlipsAcrossGaps => {
             "a move fills every cell up to the mover's disc, over empty cells too"
         }
