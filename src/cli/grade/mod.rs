@@ -1,19 +1,17 @@
 //! `reversi grade`: a class of submissions against the same cases, with the reports
 //! the platforms read.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::grader::{parse_seconds, print_out};
 use super::sandbox::SandboxArgs;
 use crate::grading::batch::{find_cases, CaseResult};
-use crate::grading::grade::journal::{self, Journal, Settings};
+use crate::grading::grade::journal;
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
     GradeOptions, Policy, ProgramSpec, StudentGrade, Submission, PLACEHOLDER,
@@ -24,6 +22,12 @@ use crate::grading::platform::{self, Targets, VocareumFiles};
 use crate::grading::shard::Shard;
 use crate::printable::{printable, printable_json};
 use crate::sandbox;
+
+mod progress;
+mod resume;
+
+use progress::ClassProgress;
+use resume::open_journal;
 
 /// `reversi grade`: a class, or `grade merge` of the reports of its shards.
 #[derive(Debug, Args)]
@@ -426,161 +430,6 @@ fn grade(args: &GradeArgs) -> Result<()> {
         .into());
     }
     Ok(())
-}
-
-/// The journal of the grading, and the grades it keeps (by the class's positions):
-/// with `--resume`, those of the earlier grading's journal; else a journal started
-/// afresh (none, with a warning, where it cannot be written).
-fn open_journal(
-    args: &GradeArgs,
-    class: &Class,
-) -> Result<(Option<Journal>, Vec<Option<StudentGrade>>)> {
-    let nothing_kept = || class.submissions.iter().map(|_| None).collect();
-    let (Some(submissions), Some(cases)) = (&args.submissions, &args.cases) else {
-        unreachable!("clap requires SUBMISSIONS and --cases without a subcommand");
-    };
-    if args.single {
-        return Ok((None, nothing_kept()));
-    }
-    let path = journal::location(submissions, cases, args.shard);
-    let settings = settings(args, class)?;
-    if !args.resume {
-        let journal = path.and_then(|path| match Journal::start(&path, &settings) {
-            Ok(journal) => Some(journal),
-            Err(error) => {
-                eprintln!(
-                    "reversi: warning: {error}; this grading keeps no journal, so --resume \
-                     cannot go on with it"
-                );
-                None
-            }
-        });
-        return Ok((journal, nothing_kept()));
-    }
-    let path = path.ok_or(journal::JournalError::Nowhere)?;
-    let (journal, resumed) = Journal::resume(&path, &settings, &class.submissions, &class.cases)?;
-    let shown = printable(&path.display().to_string()).into_owned();
-    let kept = resumed.grades.iter().flatten().count();
-    if !resumed.found {
-        eprintln!("reversi: note: no earlier grading of this class to resume ({shown}); every student is graded");
-    } else {
-        let total = class.submissions.len();
-        let mut note = format!(
-            "reversi: resuming the grading of {shown}: {kept} of {total} students kept, {} to \
-             grade",
-            total - kept
-        );
-        if resumed.changed > 0 {
-            note += &format!(
-                " ({} of them graded again: their folders changed since)",
-                resumed.changed
-            );
-        }
-        eprintln!("{note}");
-    }
-    Ok((Some(journal), resumed.grades))
-}
-
-/// What decides this grading's verdicts, for its journal: the cases (their files
-/// and points), the program, the comparison and every limit.
-fn settings(args: &GradeArgs, class: &Class) -> Result<Settings> {
-    let mut settings = Settings::new();
-    let cases = journal::cases_digest(&class.cases, &class.points)
-        .context("reading the cases for the grading's journal")?;
-    settings.insert("set of cases (their files or points)".into(), cases);
-    let run = args
-        .run
-        .clone()
-        .unwrap_or_else(|| "none (each by its language)".into());
-    settings.insert("--run".into(), run);
-    for flag in args.languages.flags() {
-        if let Some((name, value)) = flag.split_once('=') {
-            settings.insert(name.into(), value.into());
-        }
-    }
-    let compare = match args.compare {
-        CompareArg::Strict => "strict",
-        CompareArg::Lenient => "lenient",
-    };
-    settings.insert("--compare".into(), compare.into());
-    settings.insert("--timeout".into(), args.timeout.as_secs_f64().to_string());
-    for (name, value) in args.sandbox.settings() {
-        settings.insert(name.into(), value);
-    }
-    Ok(settings)
-}
-
-/// The progress of a class's grading, on stderr where it is a terminal (else
-/// nothing): cases done of all, cases a second, the time left, students done and the
-/// one being graded (its name escaped).
-struct ClassProgress {
-    bar: ProgressBar,
-    students: usize,
-    graded: usize,
-    now: String,
-}
-
-impl ClassProgress {
-    fn new(students: usize, cases: usize) -> ClassProgress {
-        let total = (students * cases) as u64;
-        let bar = if std::io::stderr().is_terminal() {
-            ProgressBar::new(total)
-        } else {
-            ProgressBar::hidden()
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "[{bar:30}] {pos}/{len} cases, {per_sec}, {eta} left; {msg}",
-            )
-            .expect("a valid template")
-            .progress_chars("#>-"),
-        );
-        let mut progress = ClassProgress {
-            bar,
-            students,
-            graded: 0,
-            now: String::new(),
-        };
-        progress.show();
-        progress
-    }
-
-    fn show(&mut self) {
-        let mut message = format!("{}/{} students", self.graded, self.students);
-        if !self.now.is_empty() {
-            message += &format!(", now {}", self.now);
-        }
-        self.bar.set_message(message);
-    }
-
-    /// Cases done in all.
-    fn cases(&self, done: usize) {
-        self.bar.set_position(done as u64);
-    }
-
-    /// A case of `student` done.
-    fn now(&mut self, student: &str) {
-        let name = printable(student).into_owned();
-        if name != self.now {
-            self.now = name;
-            self.show();
-        }
-    }
-
-    /// A student graded.
-    fn graded(&mut self) {
-        self.graded += 1;
-        self.show();
-    }
-
-    /// Runs `print` with the bar out of the way.
-    fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
-        self.bar.suspend(print)
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
 }
 
 /// The row of a case in a report written while the grading runs, should the
