@@ -209,3 +209,46 @@ fn every_first_sentence_is_short() {
         finding.sentence
     );
 }
+
+/// A program that updates alpha or beta before its cut-off test writes a node's line
+/// that no pruning at all would write too; where the node's next lines (it prunes)
+/// refute that reading, the first is named and the second shown as refuted; nothing
+/// else is ever named.
+#[test]
+fn a_reading_the_nodes_own_next_lines_refute_names_nothing() {
+    use reversi::explain::mutants::{self, Faults};
+    let mut refuted = 0;
+    for (name, problem) in inputs() {
+        if problem.task != Task::AlphaBeta {
+            continue;
+        }
+        let ours = solve_problem(&problem, Style::default());
+        let style = mutants::style_of(&ours);
+        let fault = Faults::one(Mistake::UpdateBeforeCutoff);
+        let Some(bytes) = mutants::write(&problem, style, fault, 100_000) else {
+            continue;
+        };
+        if bytes == ours {
+            continue;
+        }
+        let lines: Vec<String> = String::from_utf8(bytes)
+            .unwrap()
+            .split("\r\n")
+            .map(str::to_string)
+            .collect();
+        let finding = audit(&problem, &lines).unwrap();
+        // (where every reading holds to the end, nothing is named: a small tree)
+        assert!(
+            matches!(finding.mistake, None | Some(Mistake::UpdateBeforeCutoff)),
+            "{name}: {finding:#?}"
+        );
+        if finding
+            .evidence
+            .contains("if nothing is ever pruned, but then your line")
+        {
+            assert_eq!(finding.mistake, Some(Mistake::UpdateBeforeCutoff), "{name}");
+            refuted += 1;
+        }
+    }
+    assert!(refuted > 0, "no case where no-pruning was refuted");
+}

@@ -156,6 +156,9 @@ pub struct Fit {
     /// The 0-based line of the file where it breaks in its turn; `None` when the whole
     /// log holds under it.
     pub breaks_at: Option<usize>,
+    /// It breaks among the broken node's own lines (before the first line above the
+    /// node's depth): the student's next lines there are not what it writes.
+    pub within_node: bool,
 }
 
 /// The first line of `got` that breaks a rule under `reading`; `None` when the whole
@@ -173,6 +176,9 @@ pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
         return None;
     }
     let broken = Judge::new(problem, got, Reading::Rules)?.run().err()?;
+    let node_end = (broken.index + 1..got.len())
+        .find(|&i| depth_of(got, i).is_none_or(|d| d < broken.depth))
+        .unwrap_or(got.len());
     let fits: Vec<Fit> = Reading::ALL
         .into_iter()
         .filter(|r| r.applies_to(problem))
@@ -188,6 +194,7 @@ pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
                 reading,
                 mistake,
                 breaks_at,
+                within_node: breaks_at.is_some_and(|i| i <= node_end),
             })
         })
         .collect();
@@ -199,14 +206,17 @@ pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
     Some(words::finding(problem, got, *broken, fits, pass_holds))
 }
 
+/// The depth the 0-based line `index` of `got` gives, if it reads as a log line.
+fn depth_of(got: &[String], index: usize) -> Option<u32> {
+    got.get(index)
+        .and_then(|l| l.split(',').nth(1))
+        .and_then(|d| d.trim().parse::<u32>().ok())
+}
+
 /// Whether the student's lines under their pass at line `index` hold on the board the
 /// rules give there: then their board is ours, and the pass itself is the mistake.
 fn passes_on_our_board(problem: &Problem, got: &[String], index: usize) -> bool {
-    let depth_of = |i: usize| {
-        got.get(i)
-            .and_then(|l| l.split(',').nth(1))
-            .and_then(|d| d.trim().parse::<u32>().ok())
-    };
+    let depth_of = |i: usize| depth_of(got, i);
     let Some(depth) = depth_of(index) else {
         return false;
     };

@@ -434,9 +434,16 @@ pub(super) fn finding(
             String::new(),
         ),
     };
+    // (a reading that the broken node's own next lines refute names nothing while
+    // another holds past the node)
+    let standing: Vec<&Fit> = if fits.iter().any(|f| !f.within_node) {
+        fits.iter().filter(|f| !f.within_node).collect()
+    } else {
+        fits.iter().collect()
+    };
     let distinct: Vec<Mistake> = {
         let mut seen: Vec<Mistake> = Vec::new();
-        for fit in &fits {
+        for fit in &standing {
             if !seen.contains(&fit.mistake.kind()) {
                 seen.push(fit.mistake.kind());
             }
@@ -449,7 +456,7 @@ pub(super) fn finding(
         _ => None,
     };
     // (a cause found by one reading leads: the rule's own sentence becomes evidence)
-    let (sentence, evidence) = match (distinct.as_slice(), fits.first()) {
+    let (sentence, evidence) = match (distinct.as_slice(), standing.first()) {
         ([one], Some(_)) => (
             format!(
                 "At {name} (line {line}): {}; the rule: {}.",
@@ -461,7 +468,7 @@ pub(super) fn finding(
         _ => (sentence, evidence),
     };
     let mut evidence = evidence;
-    if let Some(text) = readings_text(&fits, mistake) {
+    if let Some(text) = readings_text(&fits, mistake, &name) {
         evidence = join(&evidence, &text);
     }
     Finding {
@@ -485,7 +492,26 @@ pub(super) fn finding(
 }
 
 /// The readings that make the line come true, in words; `None` when there are none.
-fn readings_text(fits: &[Fit], named: Option<Mistake>) -> Option<String> {
+fn readings_text(fits: &[Fit], named: Option<Mistake>, node: &str) -> Option<String> {
+    let refuted: Vec<String> = if fits.iter().any(|f| !f.within_node) {
+        fits.iter()
+            .filter(|f| f.within_node)
+            .map(|f| {
+                format!(
+                    " It also comes true if {}, but then your line {} breaks it, inside {node}.",
+                    reading_words(f.reading),
+                    f.breaks_at.map_or(0, |i| i + 1)
+                )
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let fits: Vec<&Fit> = if refuted.is_empty() {
+        fits.iter().collect()
+    } else {
+        fits.iter().filter(|f| !f.within_node).collect()
+    };
     if fits.is_empty() {
         return None;
     }
@@ -499,7 +525,7 @@ fn readings_text(fits: &[Fit], named: Option<Mistake>) -> Option<String> {
             format!("{} ({reach})", reading_words(f.reading))
         })
         .collect();
-    Some(match named {
+    let text = match named {
         Some(m) if fits.len() == 1 || fits.iter().all(|f| f.mistake.kind() == m) => {
             format!("Your line comes true if {}.", each.join("; or if "))
         }
@@ -508,7 +534,8 @@ fn readings_text(fits: &[Fit], named: Option<Mistake>) -> Option<String> {
              if {}.",
             each.join("; or if ")
         ),
-    })
+    };
+    Some(text + &refuted.concat())
 }
 
 /// A reading in words, as the condition that makes a line come true.
