@@ -252,3 +252,23 @@ fn a_reading_the_nodes_own_next_lines_refute_names_nothing() {
     }
     assert!(refuted > 0, "no case where no-pruning was refuted");
 }
+
+/// A pass printed before a node's first child, where the same node then plays its
+/// moves: the student's own lines prove the pass is one too many, whatever their
+/// board (here the root's, the input's, which a CR-read player could change).
+#[test]
+fn a_pass_beside_the_nodes_own_moves_is_an_extra_pass() {
+    let (problem, mut lines) = example();
+    let first_child = 10;
+    let copy = lines[first_child].clone();
+    let pass = format!("pass{}", &copy[copy.find(',').unwrap()..]);
+    lines.insert(first_child, pass);
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, first_child + 1, "{finding:#?}");
+    assert_eq!(finding.mistake, Some(Mistake::ExtraPass), "{finding:#?}");
+    assert!(
+        finding.sentence.contains("yet plays"),
+        "{}",
+        finding.sentence
+    );
+}

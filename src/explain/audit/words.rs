@@ -231,7 +231,15 @@ pub(super) fn finding(
         Rule::WrongChild { want, moves } => {
             let board_certain = broken.path.iter().skip(1).all(|n| n == "pass");
             let siblings = siblings(&entries, broken.index - LOG_START, depth + 1);
-            let (mistake, what) = if theirs == "pass" && !moves.is_empty() && depth == 0 {
+            // (a move child beside the pass in the student's own lines: their program
+            // finds a move there, so whatever its board the pass is one too many)
+            let own_move = siblings.iter().find(|s| square_of(s).is_some());
+            let (mistake, what) = if let (true, Some(own)) = (theirs == "pass", own_move) {
+                (
+                    Some(Mistake::ExtraPass),
+                    format!("passes, yet plays {own} there too, later in your log"),
+                )
+            } else if theirs == "pass" && !moves.is_empty() && depth == 0 {
                 // (the root's moves are the input's: a program that finds none there most
                 // often read the input wrong, its player line's CR say)
                 (
