@@ -272,3 +272,33 @@ fn a_pass_beside_the_nodes_own_moves_is_an_extra_pass() {
         finding.sentence
     );
 }
+
+/// A program that keeps the CR of the player line (its root passes, then X moves below
+/// it) is read so from its own tree, on the official cases where the root has moves.
+#[test]
+fn a_player_read_with_its_cr_is_found_from_the_tree() {
+    use reversi::explain::mutants::{self, Faults};
+    let official = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017");
+    let mut named = 0;
+    for case in 1..=5 {
+        let dir = official.join(format!("case{case}"));
+        let problem = cs561::parse(&fs::read(dir.join("input.txt")).unwrap(), None).unwrap();
+        let style = mutants::style_of(&fs::read(dir.join("output.txt")).unwrap());
+        let fault = Faults::one(Mistake::InputCr);
+        let bytes = mutants::write(&problem, style, fault, 100_000).unwrap();
+        let lines: Vec<String> = String::from_utf8(bytes)
+            .unwrap()
+            .split("\r\n")
+            .map(|l| l.trim_end_matches('\r').to_string())
+            .collect();
+        let Some(finding) = audit(&problem, &lines) else {
+            continue;
+        };
+        assert!(
+            matches!(finding.mistake, None | Some(Mistake::InputCr)),
+            "case{case}: {finding:#?}"
+        );
+        named += usize::from(finding.mistake == Some(Mistake::InputCr));
+    }
+    assert!(named > 0, "no case named input-cr");
+}

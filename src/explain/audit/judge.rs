@@ -25,6 +25,9 @@ pub struct Node {
     pub passes: u32,
     /// Whether the node's parent is a pass.
     pub parent_is_pass: bool,
+    /// The side to move is the player read with its CR (`"X\r"`), who owns no disc
+    /// and has no move ([`Reading::InputCr`]): the root only.
+    pub nobody: bool,
 }
 
 /// The rule a line breaks, with what the rule wants there.
@@ -201,6 +204,7 @@ impl<'a> Judge<'a> {
             consecutive_passes: 0,
             passes: 0,
             parent_is_pass: false,
+            nobody: self.reading == Reading::InputCr,
         };
         self.path.push("root".into());
         let first = self.entries.first();
@@ -239,6 +243,15 @@ impl<'a> Judge<'a> {
 
     /// E of a node's board for the root player, as the reading counts it.
     fn evaluation(&self, node: Node, depth: u32) -> i32 {
+        if self.reading == Reading::InputCr {
+            // (for "X\r", who owns nothing; the program's other side, X, counts against)
+            let x = if node.player == Player::X {
+                node.board.own
+            } else {
+                node.board.opp
+            };
+            return Cs561.score(0, x);
+        }
         let (max, min) = if node.player == self.problem.player {
             (node.board.own, node.board.opp)
         } else {
@@ -268,7 +281,7 @@ impl<'a> Judge<'a> {
         }
         let older =
             (self.problem.dialect == Dialect::S2017) == (self.reading == Reading::OtherEndRule);
-        let blocked = self.moves(node.board) == 0;
+        let blocked = self.node_moves(node) == 0;
         let over = if older {
             node.passes >= 2
                 || node.board.own == 0
@@ -376,6 +389,21 @@ impl<'a> Judge<'a> {
 
     /// The node after the child `name`, or `None` when the rules give no such child.
     fn child(&self, node: Node, name: &str) -> Option<Node> {
+        if node.nobody {
+            // (the CR-read player passes; the program's other side, `X`, moves next)
+            let board = match self.problem.player {
+                Player::X => node.board,
+                Player::O => node.board.pass(),
+            };
+            return (name == "pass").then_some(Node {
+                board,
+                player: Player::X,
+                consecutive_passes: 1,
+                passes: 1,
+                parent_is_pass: false,
+                nobody: false,
+            });
+        }
         let board = if name == "pass" {
             (self.moves(node.board) == 0).then(|| node.board.pass())?
         } else {
@@ -396,13 +424,23 @@ impl<'a> Judge<'a> {
             consecutive_passes: if pass { node.consecutive_passes + 1 } else { 0 },
             passes: node.passes + u32::from(pass),
             parent_is_pass: node.consecutive_passes > 0,
+            nobody: false,
         })
+    }
+
+    /// The legal moves of the node's side, as the reading finds them.
+    fn node_moves(&self, node: Node) -> u64 {
+        if node.nobody {
+            0
+        } else {
+            self.moves(node.board)
+        }
     }
 
     /// The children the rules give a node: its legal moves in positional order (each
     /// once per direction under [`Reading::DuplicateMoves`]), or a pass.
     fn children(&self, node: Node) -> Vec<String> {
-        let moves = self.moves(node.board);
+        let moves = self.node_moves(node);
         if moves == 0 {
             return vec!["pass".into()];
         }
@@ -517,6 +555,7 @@ impl<'a> Judge<'a> {
                     consecutive_passes: node.consecutive_passes + 1,
                     passes: node.passes + 1,
                     parent_is_pass: node.consecutive_passes > 0,
+                    nobody: false,
                 }
             } else {
                 self.child(node, want_child)

@@ -44,6 +44,10 @@ pub enum Reading {
     /// A move's walk goes on over empty cells to the mover's disc when turning discs,
     /// and fills every cell between ([`Mistake::FlipsAcrossGaps`]).
     FlipsAcrossGaps,
+    /// The player line read with its CR (`"X\r"`, matching no disc): the root passes,
+    /// then `X` moves (the program's other side), and E counts `X`'s discs against the
+    /// root ([`Mistake::InputCr`]).
+    InputCr,
     /// Cells counted in one run of 64, so a line walks off one row's edge onto the
     /// next row ([`Mistake::WrapAround`]).
     WrapAround,
@@ -85,7 +89,8 @@ pub enum Reading {
 
 impl Reading {
     /// Every reading tried for a broken line, after the rules themselves.
-    pub const ALL: [Reading; 19] = [
+    pub const ALL: [Reading; 20] = [
+        Reading::InputCr,
         Reading::OneDirectionFlips,
         Reading::NoDiagonalFlips,
         Reading::MovesAcrossGaps,
@@ -112,6 +117,7 @@ impl Reading {
         use crate::format::cs561::Dialect;
         Some(match self {
             Reading::Rules | Reading::AcceptPassAt(_) => return None,
+            Reading::InputCr => Mistake::InputCr,
             Reading::OneDirectionFlips => Mistake::OneDirectionFlips,
             Reading::NoDiagonalFlips => Mistake::NoDiagonalFlips,
             Reading::MovesAcrossGaps | Reading::MovesAcrossLaterGaps => Mistake::IllegalMove,

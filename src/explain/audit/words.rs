@@ -550,6 +550,10 @@ fn readings_text(fits: &[Fit], named: Option<Mistake>, node: &str) -> Option<Str
 fn reading_words(reading: Reading) -> &'static str {
     match reading {
         Reading::Rules | Reading::AcceptPassAt(_) => "the rules hold",
+        Reading::InputCr => {
+            "the player is read with the CR of its line, matching no disc, so the root passes \
+             and X moves below it"
+        }
         Reading::OneDirectionFlips => "a move flips only the last direction that brackets discs",
         Reading::NoDiagonalFlips => "moves and flips leave the diagonals out",
         Reading::MovesAcrossGaps => {
