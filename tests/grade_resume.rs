@@ -244,7 +244,8 @@ fn a_grading_killed_at_any_moment_resumes_to_the_reports_of_a_whole_one() {
 /// journal: a second grading of the class cannot take the journal while it runs; a
 /// resume with another `--timeout` is refused (exit 2) and leaves the journal as it
 /// was; a line cut by a kill is passed over; a student whose folder changed since is
-/// graded again and the others are kept.
+/// graded again and the others are kept; a grading without `--resume` says what it
+/// starts again.
 #[test]
 fn a_resume_keeps_only_what_still_holds() {
     let dir = tempfile::tempdir().unwrap();
@@ -324,6 +325,17 @@ fn a_resume_keeps_only_what_still_holds() {
     assert!(!state.join("reversi").exists(), "{:?}", grading.journals());
     assert_eq!(fs::read_dir(&tmp).unwrap().count(), 0, "run folders left");
 
+    // A stopped grading's journal, and a grading without --resume: it says what it
+    // starts again.
+    fs::create_dir_all(journal.parent().unwrap()).unwrap();
+    fs::write(&journal, &before).unwrap();
+    let again = grading.run(&["--timeout", "20"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(
+        text(&again.stderr).contains("was stopped with 2 students graded; without --resume"),
+        "{}",
+        text(&again.stderr)
+    );
     // No journal: everyone is graded, and it says so.
     let fresh = grading.run(&["--timeout", "20", "--resume"]);
     assert_eq!(fresh.status.code(), Some(0));

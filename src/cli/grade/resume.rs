@@ -25,7 +25,17 @@ pub(super) fn open_journal(
     let settings = settings(args, class)?;
     if !args.resume {
         let journal = path.and_then(|path| match Journal::start(&path, &settings) {
-            Ok(journal) => Some(journal),
+            Ok((journal, held)) => {
+                if held > 0 {
+                    let shown = printable(&path.display().to_string()).into_owned();
+                    eprintln!(
+                        "reversi: note: an earlier grading of this class was stopped with \
+                         {held} students graded; without --resume every student is graded \
+                         again ({shown} starts afresh)"
+                    );
+                }
+                Some(journal)
+            }
             Err(error) => {
                 eprintln!(
                     "reversi: warning: {error}; this grading keeps no journal, so --resume \

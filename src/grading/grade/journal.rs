@@ -176,11 +176,18 @@ pub fn cases_digest(cases: &[Case], points: &[f64]) -> io::Result<String> {
 }
 
 impl Journal {
-    /// Starts the journal at `path` afresh, for a grading with `settings`.
-    pub fn start(path: &Path, settings: &Settings) -> Result<Journal, JournalError> {
+    /// Starts the journal at `path` afresh, for a grading with `settings`; with the
+    /// number of students an earlier one held (a grading stopped and not resumed).
+    pub fn start(path: &Path, settings: &Settings) -> Result<(Journal, usize), JournalError> {
         let mut journal = Journal::open(path)?;
+        let mut bytes = Vec::new();
+        journal
+            .file
+            .read_to_end(&mut bytes)
+            .map_err(|e| journal.io(e))?;
+        let held = whole_lines(&bytes).count().saturating_sub(1);
         journal.begin(settings)?;
-        Ok(journal)
+        Ok((journal, held))
     }
 
     /// Opens the journal at `path` to go on with the grading it holds: the whole grade
