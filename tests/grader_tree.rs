@@ -373,10 +373,11 @@ fn a_students_log_with_its_input_opens_where_it_differs() {
     );
     let page = String::from_utf8(page.stdout).unwrap();
     assert!(page.contains(
-        // (the handout's typo at c4 alone: no program of the catalogue writes it, so
-        // the page says what differs, not a guessed cause)
+        // (the handout's typo at c4 alone: no program of the catalogue writes it, but
+        // the student's own tree shows it: c4 prunes, its next line says so, and prints
+        // its beta updated)
         "First difference from our output: line 21, at root &gt; c4 (outlined in red): \
-         differs"
+         alpha/beta updated at a cutoff (the handout's typo)"
     ));
     assert!(page.contains("\"openAt\":5,\n\"differs\":5,"));
 }

@@ -409,7 +409,8 @@ fn a_students_log_opens_on_its_first_difference_with_both_lines_side_by_side() {
         screenshot(&client, "student-mistake").await;
         assert_eq!(
             text(&client, "#difference").await,
-            "First difference from our output: line 21, at root > c4 (outlined in red): differs"
+            "First difference from our output: line 21, at root > c4 (outlined in red): alpha/beta \
+             updated at a cutoff (the handout's typo)"
         );
         // The node the header names is the one outlined, selected and shown.
         assert_eq!(selected(&client).await, c4);
