@@ -319,17 +319,24 @@ struct Temporary {
 impl Temporary {
     /// Calls `create` with fresh hidden names in `folder` until one does not exist
     /// yet, and keeps the name it created.
-    fn make_in(folder: &Path, create: impl FnMut(&Path) -> io::Result<()>) -> io::Result<Self> {
+    fn make_in(folder: &Path, mut create: impl FnMut(&Path) -> io::Result<()>) -> io::Result<Self> {
+        // (each name is registered before it is created, so that an ending signal
+        // that comes as it is made removes it; a name found taken is let go at once)
+        let mut registration = None;
         let (_, path) = tempfile::Builder::new()
             .prefix(".reversi-")
-            .make_in(folder, create)?
+            .make_in(folder, |name| {
+                let held = on_signal::remove(name);
+                create(name)?;
+                registration = Some(held);
+                Ok(())
+            })?
             .keep()
             .map_err(|e| e.error)?;
-        let registration = on_signal::remove(&path);
         Ok(Temporary {
             path,
             renamed: false,
-            _on_signal: registration,
+            _on_signal: registration.expect("the name was created"),
         })
     }
 
