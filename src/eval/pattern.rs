@@ -402,9 +402,18 @@ const HEADER: usize = 8 + 4 + 4 + 8;
 /// The FNV-1a hash of `bytes`: the checksum of weights files (and of training
 /// samples files, `crate::engine::train::samples`).
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
+    fnv1a_on(FNV1A_START, bytes)
+}
+
+/// The FNV-1a hash of nothing, where [`fnv1a_on`] starts.
+pub(crate) const FNV1A_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The FNV-1a hash `hash` of some bytes, carried on over `bytes`: the hash of both
+/// one after the other.
+pub(crate) fn fnv1a_on(hash: u64, bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .fold(hash, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
 /// Learned weights: per stage, the pattern tables (every configuration, those

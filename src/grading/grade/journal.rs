@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::{StudentGrade, Submission};
+use crate::eval::pattern::{fnv1a_on, FNV1A_START};
 use crate::grading::batch::{Case, Verdict};
 use crate::grading::shard::Shard;
 use crate::printable::printable;
@@ -137,13 +138,13 @@ pub fn location(submissions: &Path, cases: &Path, shard: Option<Shard>) -> Optio
             std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state"))
         })?;
     let absolute = |path: &Path| fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut key = Fnv::new();
-    key.write(absolute(submissions).as_os_str().as_encoded_bytes());
+    let (folder, cases) = (absolute(submissions), absolute(cases));
+    let mut key = Digest::new();
+    key.write(folder.as_os_str().as_encoded_bytes());
     key.write(b"\0");
-    key.write(absolute(cases).as_os_str().as_encoded_bytes());
+    key.write(cases.as_os_str().as_encoded_bytes());
     key.write(b"\0");
     key.write(shard.map(|s| s.to_string()).unwrap_or_default().as_bytes());
-    let folder = absolute(submissions);
     let name: String = folder
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
@@ -162,7 +163,7 @@ pub fn location(submissions: &Path, cases: &Path, shard: Option<Shard>) -> Optio
 /// The digest of the cases' files (input, expected output and options) and points,
 /// for a grading's [`Settings`].
 pub fn cases_digest(cases: &[Case], points: &[f64]) -> io::Result<String> {
-    let mut digest = Fnv::new();
+    let mut digest = Digest::new();
     for (case, points) in cases.iter().zip(points) {
         digest.write(case.name.as_bytes());
         for file in [Some(&case.input), Some(&case.expected), case.args.as_ref()] {
@@ -179,12 +180,7 @@ impl Journal {
     /// Starts the journal at `path` afresh, for a grading with `settings`; with the
     /// number of students an earlier one held (a grading stopped and not resumed).
     pub fn start(path: &Path, settings: &Settings) -> Result<(Journal, usize), JournalError> {
-        let mut journal = Journal::open(path)?;
-        let mut bytes = Vec::new();
-        journal
-            .file
-            .read_to_end(&mut bytes)
-            .map_err(|e| journal.io(e))?;
+        let (mut journal, bytes) = Journal::open(path)?;
         let held = whole_lines(&bytes).count().saturating_sub(1);
         journal.begin(settings)?;
         Ok((journal, held))
@@ -200,18 +196,13 @@ impl Journal {
         submissions: &[Submission],
         cases: &[Case],
     ) -> Result<(Journal, Resumed), JournalError> {
-        let mut journal = Journal::open(path)?;
-        let mut bytes = Vec::new();
-        journal
-            .file
-            .read_to_end(&mut bytes)
-            .map_err(|e| journal.io(e))?;
+        let (mut journal, bytes) = Journal::open(path)?;
         let mut lines = whole_lines(&bytes);
-        let header = lines
-            .next()
-            .and_then(|(line, _)| serde_json::from_slice::<Header>(line).ok())
-            .filter(|header| header.journal == KIND);
-        let Some(header) = header else {
+        let header = lines.next().and_then(|(line, end)| {
+            let header = serde_json::from_slice::<Header>(line).ok()?;
+            (header.journal == KIND).then_some((header, end))
+        });
+        let Some((header, mut end)) = header else {
             journal.begin(settings)?;
             let grades = submissions.iter().map(|_| None).collect();
             let resumed = Resumed {
@@ -223,14 +214,11 @@ impl Journal {
         };
         journal.same(&header, settings)?;
         let mut kept: HashMap<String, Entry> = HashMap::new();
-        let mut end = 0;
         // (a whole line that does not read, from another build, is passed over: that
         // student is graded again)
-        for (line, line_end) in whole_lines(&bytes) {
-            if end > 0 {
-                if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
-                    kept.insert(entry.student.clone(), entry);
-                }
+        for (line, line_end) in lines {
+            if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
+                kept.insert(entry.student.clone(), entry);
             }
             end = line_end;
         }
@@ -296,8 +284,9 @@ impl Journal {
         Ok(())
     }
 
-    /// Opens (or creates, private to its user) the journal at `path` and locks it.
-    fn open(path: &Path) -> Result<Journal, JournalError> {
+    /// Opens (or creates, private to its user) the journal at `path`, locks it and
+    /// reads what it holds.
+    fn open(path: &Path) -> Result<(Journal, Vec<u8>), JournalError> {
         let io = |source| JournalError::Io {
             path: printable(&path.display().to_string()).into_owned(),
             source,
@@ -338,11 +327,17 @@ impl Journal {
                 io(error)
             });
         }
-        Ok(Journal {
+        let mut journal = Journal {
             file,
             path: path.to_path_buf(),
             made,
-        })
+        };
+        let mut bytes = Vec::new();
+        journal
+            .file
+            .read_to_end(&mut bytes)
+            .map_err(|e| journal.io(e))?;
+        Ok((journal, bytes))
     }
 
     /// Empties the journal and writes its header.
@@ -452,7 +447,7 @@ fn restored(
 /// and times (its first [`DIGEST_ENTRIES`] in name order): another when a file is
 /// changed, added or removed.
 fn folder_digest(folder: &Path) -> String {
-    let mut digest = Fnv::new();
+    let mut digest = Digest::new();
     let entries = walkdir::WalkDir::new(folder)
         .follow_links(false)
         .sort_by_file_name()
@@ -483,20 +478,18 @@ fn folder_digest(folder: &Path) -> String {
     format!("{:016x}", digest.0)
 }
 
-/// FNV-1a, 64 bits: a digest that stays the same from one build to the next (the
-/// standard library's hasher promises no such thing). Not a defence against a forger:
-/// what it tells apart is the TA's own files.
-struct Fnv(u64);
+/// FNV-1a, 64 bits, written piece by piece: a digest that stays the same from one
+/// build to the next (the standard library's hasher promises no such thing). Not a
+/// defence against a forger: what it tells apart is the TA's own files.
+struct Digest(u64);
 
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl Digest {
+    fn new() -> Digest {
+        Digest(FNV1A_START)
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
+        self.0 = fnv1a_on(self.0, bytes);
     }
 }
 
@@ -512,7 +505,7 @@ mod tests {
 
     #[test]
     fn the_digest_is_fnv_1a() {
-        let mut digest = Fnv::new();
+        let mut digest = Digest::new();
         digest.write(b"a");
         assert_eq!(digest.0, 0xaf63_dc4c_8601_ec8c);
     }
