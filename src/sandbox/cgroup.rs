@@ -47,11 +47,23 @@ enum CpuCounter {
 
 pub(super) const CGROUP_ROOT: &str = "/sys/fs/cgroup";
 
+/// The folders under [`CGROUP_ROOT`] where a run's cgroups are made: v2's root, and
+/// v1's controllers.
+pub(super) const FOLDERS: [&str; 4] = ["", "pids", "memory", "cpuacct"];
+
+/// The start of a run's cgroup name, `reversi-PID-N` (the grader's pid, its run).
+const PREFIX: &str = "reversi-";
+
+/// The grader that made the cgroup named `name`, if it is a run's.
+pub(super) fn grader_of(name: &str) -> Option<libc::pid_t> {
+    name.strip_prefix(PREFIX)?.split('-').next()?.parse().ok()
+}
+
 impl Cgroup {
     /// Makes the cgroup with the limits, or `None` where it cannot.
     pub(super) fn create(limits: &Limits) -> Option<Cgroup> {
         let name = format!(
-            "reversi-{}-{}",
+            "{PREFIX}{}-{}",
             std::process::id(),
             RUNS.fetch_add(1, Ordering::Relaxed)
         );

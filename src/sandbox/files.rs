@@ -232,19 +232,24 @@ pub(super) fn disk_usage(top: &Path) -> u64 {
         .sum()
 }
 
+/// Detaches the mount on `path` (a run folder's `room`), if there is one; once every
+/// process of the run has ended, the tmpfs and its files go with it.
+pub(super) fn unmount(path: &Path) {
+    let Ok(path) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()))
+    else {
+        return;
+    };
+    // SAFETY: umount2 on a NUL-terminated path; it fails harmlessly where nothing is
+    // mounted or the caller may not unmount.
+    unsafe {
+        libc::umount2(path.as_ptr(), libc::MNT_DETACH);
+    }
+}
+
 impl Drop for CaseFolder {
     fn drop(&mut self) {
         if self.mounted {
-            let room = self.path.join("room");
-            if let Ok(room) =
-                std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(room.as_os_str()))
-            {
-                // SAFETY: umount2 on a NUL-terminated path; every process of the run
-                // has ended, the tmpfs and its files go with the mount.
-                unsafe {
-                    libc::umount2(room.as_ptr(), libc::MNT_DETACH);
-                }
-            }
+            unmount(&self.path.join("room"));
         }
         if let Err(e) = cleanup::remove_tree(&self.path) {
             eprintln!(

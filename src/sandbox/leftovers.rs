@@ -12,8 +12,8 @@ use std::path::Path;
 use std::sync::Once;
 use std::time::{Duration, SystemTime};
 
-use super::cleanup;
 use super::separate_user::{self, kill_every_process_of, FIRST_UID, UIDS};
+use super::{cgroup, cleanup, files};
 
 /// The prefix of a run folder's name in the temporary folder.
 pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
@@ -92,22 +92,9 @@ pub(super) fn folders(tmp: &Path) {
             Err(_) => settled(&meta),
         };
         if left {
-            unmount(&path.join("room"));
+            files::unmount(&path.join("room"));
             let _ = cleanup::remove_tree(&path);
         }
-    }
-}
-
-/// Detaches the mount on `path`, if there is one.
-fn unmount(path: &Path) {
-    let Ok(path) = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()))
-    else {
-        return;
-    };
-    // SAFETY: umount2 on a NUL-terminated path; it fails harmlessly where nothing is
-    // mounted or the caller may not unmount.
-    unsafe {
-        libc::umount2(path.as_ptr(), libc::MNT_DETACH);
     }
 }
 
@@ -121,16 +108,10 @@ fn settled(meta: &fs::Metadata) -> bool {
 
 /// Removes the empty cgroups (`reversi-PID-N`) of graders that have ended.
 fn cgroups() {
-    for top in ["", "pids", "memory", "cpuacct", "cpu,cpuacct", "unified"] {
-        let folder = Path::new(super::cgroup::CGROUP_ROOT).join(top);
+    for top in cgroup::FOLDERS {
+        let folder = Path::new(cgroup::CGROUP_ROOT).join(top);
         for entry in fs::read_dir(folder).into_iter().flatten().flatten() {
-            let name = entry.file_name();
-            let Some(pid) = name
-                .to_str()
-                .and_then(|name| name.strip_prefix("reversi-"))
-                .and_then(|rest| rest.split('-').next())
-                .and_then(|pid| pid.parse::<libc::pid_t>().ok())
-            else {
+            let Some(pid) = entry.file_name().to_str().and_then(cgroup::grader_of) else {
                 continue;
             };
             // SAFETY: kill(2) with signal 0 only asks whether the process exists.
