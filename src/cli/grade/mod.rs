@@ -304,7 +304,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         slots: None,
         deadline: args.budget.map(|budget| started + budget),
     };
-    let (mut journal, kept) = open_journal(args, &class)?;
+    let (mut journal, kept) = open_journal(args, &class, submissions, cases)?;
     let to_grade: Vec<(usize, Submission)> = class
         .submissions
         .iter()
@@ -343,6 +343,9 @@ fn grade(args: &GradeArgs) -> Result<()> {
         grade.hide(&class.visibility);
         grade
     };
+    // (the grades so far of a class, in its order)
+    let write_class =
+        |all: &[Option<StudentGrade>]| write(&all.iter().flatten().cloned().collect::<Vec<_>>());
     let mut written = match (args.single, class.submissions.first()) {
         (true, Some(student)) => write(&[partial(&student.name, Vec::new())]),
         _ => Ok(()),
@@ -363,9 +366,9 @@ fn grade(args: &GradeArgs) -> Result<()> {
     };
     show(&all, &mut progress);
     if !args.single && to_grade.len() < class.submissions.len() && written.is_ok() {
-        written = write(&all.iter().flatten().cloned().collect::<Vec<_>>());
+        written = write_class(&all);
     }
-    let grades = grade_class(&to_grade, &options, &mut |event| match event {
+    grade_class(&to_grade, &options, &mut |event| match event {
         ClassEvent::Progress { done, .. } => progress.cases(kept_cases + done),
         ClassEvent::Partial { student, results } => {
             progress.now(&student.name);
@@ -384,11 +387,10 @@ fn grade(args: &GradeArgs) -> Result<()> {
             all[index] = Some(grade.clone());
             show(&all, &mut progress);
             if !args.single && written.is_ok() {
-                written = write(&all.iter().flatten().cloned().collect::<Vec<_>>());
+                written = write_class(&all);
             }
         }
     })?;
-    drop(grades);
     let grades: Vec<StudentGrade> = all.into_iter().flatten().collect();
     progress.finish();
     printed?;

@@ -1,5 +1,7 @@
 //! `grade --resume`: the grading's journal opened, and the settings it is kept for.
 
+use std::path::Path;
+
 use anyhow::{Context, Result};
 
 use super::{CompareArg, GradeArgs};
@@ -9,15 +11,15 @@ use crate::printable::printable;
 
 /// The journal of the grading, and the grades it keeps (by the class's positions):
 /// with `--resume`, those of the earlier grading's journal; else a journal started
-/// afresh (none, with a warning, where it cannot be written).
+/// afresh (none, with a warning, where it cannot be written). `submissions` and
+/// `cases` are the folders the arguments name.
 pub(super) fn open_journal(
     args: &GradeArgs,
     class: &Class,
+    submissions: &Path,
+    cases: &Path,
 ) -> Result<(Option<Journal>, Vec<Option<StudentGrade>>)> {
     let nothing_kept = || class.submissions.iter().map(|_| None).collect();
-    let (Some(submissions), Some(cases)) = (&args.submissions, &args.cases) else {
-        unreachable!("clap requires SUBMISSIONS and --cases without a subcommand");
-    };
     if args.single {
         return Ok((None, nothing_kept()));
     }

@@ -444,10 +444,10 @@ pub(super) fn finding(
     };
     // (a reading that the broken node's own next lines refute names nothing while
     // another holds past the node)
-    let standing: Vec<&Fit> = if fits.iter().any(|f| !f.within_node) {
-        fits.iter().filter(|f| !f.within_node).collect()
+    let (standing, refuted): (Vec<&Fit>, Vec<&Fit>) = if fits.iter().any(|f| !f.within_node) {
+        fits.iter().partition(|f| !f.within_node)
     } else {
-        fits.iter().collect()
+        (fits.iter().collect(), Vec::new())
     };
     let distinct: Vec<Mistake> = {
         let mut seen: Vec<Mistake> = Vec::new();
@@ -476,7 +476,7 @@ pub(super) fn finding(
         _ => (sentence, evidence),
     };
     let mut evidence = evidence;
-    if let Some(text) = readings_text(&fits, mistake, &name) {
+    if let Some(text) = readings_text(&standing, &refuted, mistake, &name) {
         evidence = join(&evidence, &text);
     }
     Finding {
@@ -499,27 +499,14 @@ pub(super) fn finding(
     }
 }
 
-/// The readings that make the line come true, in words; `None` when there are none.
-fn readings_text(fits: &[Fit], named: Option<Mistake>, node: &str) -> Option<String> {
-    let refuted: Vec<String> = if fits.iter().any(|f| !f.within_node) {
-        fits.iter()
-            .filter(|f| f.within_node)
-            .map(|f| {
-                format!(
-                    " It also comes true if {}, but then your line {} breaks it, inside {node}.",
-                    reading_words(f.reading),
-                    f.breaks_at.map_or(0, |i| i + 1)
-                )
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let fits: Vec<&Fit> = if refuted.is_empty() {
-        fits.iter().collect()
-    } else {
-        fits.iter().filter(|f| !f.within_node).collect()
-    };
+/// The readings that make the line come true, in words: those that stand, then those
+/// the node's own next lines refute; `None` when there are none.
+fn readings_text(
+    fits: &[&Fit],
+    refuted: &[&Fit],
+    named: Option<Mistake>,
+    node: &str,
+) -> Option<String> {
     if fits.is_empty() {
         return None;
     }
@@ -543,7 +530,17 @@ fn readings_text(fits: &[Fit], named: Option<Mistake>, node: &str) -> Option<Str
             each.join("; or if ")
         ),
     };
-    Some(text + &refuted.concat())
+    let refuted: String = refuted
+        .iter()
+        .map(|f| {
+            format!(
+                " It also comes true if {}, but then your line {} breaks it, inside {node}.",
+                reading_words(f.reading),
+                f.breaks_at.map_or(0, |i| i + 1)
+            )
+        })
+        .collect();
+    Some(text + &refuted)
 }
 
 /// A reading in words, as the condition that makes a line come true.
