@@ -6,25 +6,10 @@
 #[path = "common/grading.rs"]
 mod grading;
 
-use std::fs;
 use std::path::Path;
 use std::process::{Child, Command};
 
-use grading::{official, reversi, text, BIN};
-
-/// A folder holding the official case1 only.
-fn one_case(dir: &Path) -> std::path::PathBuf {
-    let cases = dir.join("cases");
-    fs::create_dir_all(cases.join("case1")).unwrap();
-    for file in ["input.txt", "output.txt"] {
-        fs::copy(
-            official().join("case1").join(file),
-            cases.join("case1").join(file),
-        )
-        .unwrap();
-    }
-    cases
-}
+use grading::{one_case, reversi, text, BIN};
 
 /// `batch` of `cases` against `command`, with `--timeout timeout`: the row.
 fn row(cases: &Path, command: &str, timeout: &str) -> String {

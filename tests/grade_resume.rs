@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use grading::{next, official, remove_cgroups_of, text, BIN};
+use grading::{next, official, one_case, remove_cgroups_of, text, BIN};
 
 /// A class whose students each sleep a little, then run as `programs` say.
 fn class(dir: &Path, programs: &[(&str, String)]) -> PathBuf {
@@ -360,15 +360,7 @@ fn a_resume_removes_what_a_killed_grading_left_under_every_sandbox() {
             "317"
         };
         let class = class(dir.path(), &[("ann", format!("sleep {seconds}"))]);
-        let cases = dir.path().join("cases");
-        fs::create_dir_all(cases.join("case1")).unwrap();
-        for file in ["input.txt", "output.txt"] {
-            fs::copy(
-                official().join("case1").join(file),
-                cases.join("case1").join(file),
-            )
-            .unwrap();
-        }
+        let cases = one_case(dir.path());
         fs::set_permissions(&cases, fs::Permissions::from_mode(0o700)).unwrap();
         let (state, tmp) = (dir.path().join("state"), dir.path().join("tmp"));
         fs::create_dir(&tmp).unwrap();

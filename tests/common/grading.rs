@@ -16,6 +16,20 @@ pub fn official() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017")
 }
 
+/// A folder holding the official case1 only.
+pub fn one_case(dir: &Path) -> PathBuf {
+    let cases = dir.join("cases");
+    fs::create_dir_all(cases.join("case1")).unwrap();
+    for file in ["input.txt", "output.txt"] {
+        fs::copy(
+            official().join("case1").join(file),
+            cases.join("case1").join(file),
+        )
+        .unwrap();
+    }
+    cases
+}
+
 /// Runs the binary with `args`.
 pub fn reversi(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
