@@ -190,8 +190,12 @@ pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
         .filter(|r| r.applies_to(problem))
         .filter_map(|reading| {
             let mistake = reading.mistake(problem)?;
+            // (the next board is judged after the whole log: a reading that breaks in
+            // the log never reaches it, and accounts for none of its lines)
+            let on_board = |index: usize| index < LOG_START - 1;
             let breaks_at = match Judge::new(problem, got, reading)?.run() {
                 Ok(()) => None,
+                Err(other) if on_board(broken.index) && !on_board(other.index) => return None,
                 Err(other) if other.index > broken.index => Some(other.index),
 
                 Err(_) => return None,

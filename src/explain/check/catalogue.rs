@@ -30,16 +30,6 @@ fn first_difference(a: &[String], b: &[String], from: usize) -> Option<usize> {
     (from..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
 }
 
-/// The fault that explains the first line a person should fix: one that shows in the
-/// log before one that only changes the next board, then by first line.
-pub(super) fn primary(diagnosis: &Diagnosis) -> Option<&Found> {
-    diagnosis
-        .found
-        .iter()
-        .filter(|f| !byte_form_only(f.fault))
-        .min_by_key(|f| (f.fault.stage() == Stage::NextBoard, f.first_line))
-}
-
 /// The difference the catalogue explains, or `None` when its faults do not account
 /// for the first line that differs (then the plain rules explain it). When other
 /// faults in the place of the one that shows first write the same bytes, it names none
@@ -52,25 +42,34 @@ pub(super) fn difference(
     notes: &mut Vec<String>,
     candidates: &mut Vec<Candidate>,
 ) -> Option<Difference> {
-    let found = primary(diagnosis)?;
-    let fault = found.fault;
-    let style = style_of(expected);
-    let limit = 2 * want.texts.len().max(got.texts.len()) + 64;
-    let all = diagnosis.faults();
-    // What the file would be without this mistake: the expected file when it is the
-    // only one.
-    let reference_bytes = mutants::write(&diagnosis.problem, style, all.without(fault), limit)?;
-    let reference = Lines::split(&reference_bytes);
-    let first_any = first_difference(&reference.texts, &got.texts, 0)?;
-    let at = if shows_on_the_board(fault) {
-        first_any
-    } else {
-        first_difference(&reference.texts, &got.texts, LOG_START - 1).unwrap_or(first_any)
-    };
     if !diagnosis.exact {
         // A guess is never given as the cause (see `honest`).
         return None;
     }
+    let style = style_of(expected);
+    let limit = 2 * want.texts.len().max(got.texts.len()) + 64;
+    let all = diagnosis.faults();
+    // The fault that explains the first line a person should fix: one that shows in
+    // the log before one that only changes the next board, then the one whose own
+    // first line comes first (the file without it, its other mistakes kept, differs
+    // from the student's there; the expected file when it is the only one).
+    let (found, reference, first_any, at) = diagnosis
+        .found
+        .iter()
+        .filter(|f| !byte_form_only(f.fault))
+        .filter_map(|found| {
+            let bytes = mutants::write(&diagnosis.problem, style, all.without(found.fault), limit)?;
+            let reference = Lines::split(&bytes);
+            let first_any = first_difference(&reference.texts, &got.texts, 0)?;
+            let at = if shows_on_the_board(found.fault) {
+                first_any
+            } else {
+                first_difference(&reference.texts, &got.texts, LOG_START - 1).unwrap_or(first_any)
+            };
+            Some((found, reference, first_any, at))
+        })
+        .min_by_key(|(f, _, _, at)| (f.fault.stage() == Stage::NextBoard, *at))?;
+    let fault = found.fault;
     if !found.alike.is_empty() {
         let at_line = |fault: Mistake| {
             if shows_on_the_board(fault) {
@@ -111,6 +110,10 @@ pub(super) fn difference(
         board,
     })
 }
+
+/// How an ambiguous difference's explanation starts; what follows says which programs
+/// write the file and what would tell them apart.
+pub(super) const AMBIGUOUS: &str = "Ambiguous: ";
 
 /// What the faults found besides the one explained are, and the byte form written.
 struct Ambient {
@@ -169,8 +172,8 @@ fn ambiguity(
         .map(|f| format!("{} ({f})", f.label()))
         .collect();
     let explanation = format!(
-        "Ambiguous: {} mistakes of the catalogue each write your file byte for byte{}, so \
-         this case cannot tell which one your program has: {}. {}",
+        "{AMBIGUOUS}{} mistakes of the catalogue each write your file byte for byte{}, \
+         so this case cannot tell which one your program has: {}. {}",
         alike.len(),
         if diagnosis.found.len() > 1 {
             " with the other mistakes found (see `check --all`)"
@@ -289,9 +292,25 @@ fn certainty(diagnosis: &Diagnosis, found: &Found) -> String {
             .found
             .iter()
             .filter(|f| f.fault != found.fault)
-            .map(|f| format!("{} ({})", f.fault.label(), f.fault))
+            .map(|f| {
+                // (a label that is this one's too says nothing more: the name does)
+                let own = if f.fault.label() == found.fault.label() {
+                    f.fault.to_string()
+                } else {
+                    format!("{} ({})", f.fault.label(), f.fault)
+                };
+                let alike: Vec<String> = f.alike.iter().map(Mistake::to_string).collect();
+                if alike.is_empty() {
+                    own
+                } else {
+                    format!(
+                        "{own} or {}, which this case cannot tell apart",
+                        alike.join(" or ")
+                    )
+                }
+            })
             .collect();
-        labels.join(", ")
+        labels.join("; ")
     };
     match (
         diagnosis.exact,

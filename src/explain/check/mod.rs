@@ -98,7 +98,9 @@ pub struct Report {
     /// each with its evidence.
     pub candidates: Vec<Candidate>,
     /// Several programs of the catalogue, each with one mistake, write the file byte
-    /// for byte: the candidates are they, and none is named as the cause.
+    /// for byte: the candidates are they, and none of them is named as the cause (the
+    /// difference names, if any, the rule the student's own lines break there, which
+    /// each of them breaks).
     pub ambiguous: bool,
     /// When the difference is not explained: what differs, node by node, in search
     /// order.
@@ -191,19 +193,18 @@ pub fn check_with_input(
         let fits = !matches!(diagnosis, Some(Err(NoDiagnosis::InputDoesNotFit)));
         if let (Some(problem), false, true) = (problem, reproduced, fits) {
             // (the judge explains the first line that differs, or nothing: a line it
-            // finds later follows a difference it does not read, a header say)
-            let at_first = |f: &Finding| Some(f.line) == content.line;
+            // finds later follows a difference it does not read, a header say. A line
+            // before it is one the right file has too, broken by what follows it there, a
+            // node's missing child say: so when the right file holds at least that far)
+            let holds_to =
+                |line: usize| audit(problem, &want.texts).is_none_or(|own| own.line > line);
+            let at_first = |f: &Finding| {
+                content
+                    .line
+                    .is_some_and(|first| f.line == first || (f.line < first && holds_to(f.line)))
+            };
             if let Some(finding) = audit(problem, &got.texts).filter(at_first) {
-                // (several programs of the catalogue write an ambiguous file byte for
-                // byte: no reading of one line can tell them apart better)
-                let takes_over = !ambiguous
-                    && match content.mistake {
-                        None => true,
-                        Some(m) => finding.mistake.is_some() && !m.rewrites_text_only(),
-                    };
-                if takes_over {
-                    content = from_finding(finding, &want.texts, &got.texts);
-                }
+                content = judged(content, finding, ambiguous, &want.texts, &got.texts);
             }
         }
         if want
@@ -280,7 +281,7 @@ fn with_headline(
         _ => "In the file's byte form".to_string(),
     };
     let headline = match (difference.mistake, ambiguous) {
-        (_, true) => {
+        (None, true) => {
             let mut labels: Vec<&str> = candidates.iter().map(|c| c.mistake.label()).collect();
             labels.dedup();
             let named = format!(
@@ -299,7 +300,7 @@ fn with_headline(
                 )
             }
         }
-        (Some(mistake), false) => format!(
+        (Some(mistake), _) => format!(
             "{place}: {}; the rule: {}.",
             mistake.label(),
             mistake.rule()
@@ -312,6 +313,56 @@ fn with_headline(
     // which stays in lower case)
     difference.explanation = format!("{headline} {}", difference.explanation);
     difference
+}
+
+/// `content` (the first difference, as the catalogue or the plain rules read it) as the
+/// judge of the student's own tree explains it, where it can: its `finding` is at the
+/// first line that differs, or before it on a line the right file has too.
+fn judged(
+    content: Difference,
+    finding: Finding,
+    ambiguous: bool,
+    want: &[String],
+    got: &[String],
+) -> Difference {
+    let before = content.line.is_some_and(|first| finding.line < first);
+    let mut judged = if ambiguous {
+        // (several programs of the catalogue write an ambiguous file byte for byte: no
+        // reading of one line can tell them apart, but a rule the student's own lines
+        // prove broken there is broken by each of them)
+        if finding.mistake.is_none_or(|m| m.is_simulated()) {
+            return content;
+        }
+        let ways = content
+            .explanation
+            .strip_prefix(catalogue::AMBIGUOUS)
+            .unwrap_or(&content.explanation)
+            .to_string();
+        let board_line = finding.line < LOG_START;
+        let mut judged = from_finding(finding, want, got);
+        if board_line {
+            // (the next board: both boards side by side, as the catalogue shows them)
+            (judged.node, judged.board) = (content.node.clone(), content.board.clone());
+        }
+        judged.explanation = format!("{} Known ways of doing it: {ways}", judged.explanation);
+        judged
+    } else if match content.mistake {
+        None => true,
+        // (the next board read with the logs alike says as much, cell by cell)
+        Some(Mistake::WrongBoard) => finding.mistake != Some(Mistake::WrongBoard),
+        Some(m) => finding.mistake.is_some() && !m.rewrites_text_only(),
+    } {
+        from_finding(finding, want, got)
+    } else {
+        return content;
+    };
+    if before {
+        // (the lines shown are the first that differ; the explanation says which line
+        // before them breaks the rule)
+        (judged.line, judged.expected, judged.actual) =
+            (content.line, content.expected, content.actual);
+    }
+    judged
 }
 
 /// The difference the judge of the student's own tree found: its first sentence, then

@@ -86,7 +86,13 @@ impl fmt::Display for Report {
             }
         }
         if !self.candidates.is_empty() {
-            if self.ambiguous {
+            let named = self
+                .difference
+                .as_ref()
+                .is_some_and(|d| d.mistake.is_some());
+            if self.ambiguous && named {
+                writeln!(f, "  the programs that write your file, most likely first:")?;
+            } else if self.ambiguous {
                 writeln!(f, "  each of these writes your file, most likely first:")?;
             } else {
                 writeln!(f, "  candidate causes, most likely first:")?;
