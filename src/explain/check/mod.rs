@@ -193,16 +193,8 @@ pub fn check_with_input(
         let fits = !matches!(diagnosis, Some(Err(NoDiagnosis::InputDoesNotFit)));
         if let (Some(problem), false, true) = (problem, reproduced, fits) {
             // (the judge explains the first line that differs, or nothing: a line it
-            // finds later follows a difference it does not read, a header say. A line
-            // before it is one the right file has too, broken by what follows it there, a
-            // node's missing child say: so when the right file holds at least that far)
-            let holds_to =
-                |line: usize| audit(problem, &want.texts).is_none_or(|own| own.line > line);
-            let at_first = |f: &Finding| {
-                content
-                    .line
-                    .is_some_and(|first| f.line == first || (f.line < first && holds_to(f.line)))
-            };
+            // finds later follows a difference it does not read, a header say)
+            let at_first = |f: &Finding| Some(f.line) == content.line;
             if let Some(finding) = audit(problem, &got.texts).filter(at_first) {
                 content = judged(content, finding, ambiguous, &want.texts, &got.texts);
             }
@@ -317,7 +309,7 @@ fn with_headline(
 
 /// `content` (the first difference, as the catalogue or the plain rules read it) as the
 /// judge of the student's own tree explains it, where it can: its `finding` is at the
-/// first line that differs, or before it on a line the right file has too.
+/// first line that differs.
 fn judged(
     content: Difference,
     finding: Finding,
@@ -325,8 +317,7 @@ fn judged(
     want: &[String],
     got: &[String],
 ) -> Difference {
-    let before = content.line.is_some_and(|first| finding.line < first);
-    let mut judged = if ambiguous {
+    let judged = if ambiguous {
         // (several programs of the catalogue write an ambiguous file byte for byte: no
         // reading of one line can tell them apart, but a rule the student's own lines
         // prove broken there is broken by each of them)
@@ -356,12 +347,6 @@ fn judged(
     } else {
         return content;
     };
-    if before {
-        // (the lines shown are the first that differ; the explanation says which line
-        // before them breaks the rule)
-        (judged.line, judged.expected, judged.actual) =
-            (content.line, content.expected, content.actual);
-    }
     judged
 }
 
