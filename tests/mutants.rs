@@ -254,7 +254,8 @@ struct Score {
 
 /// Runs every fault on every problem and checks each differing output. With the
 /// input, `check` is right when it names the fault, or, when other faults' programs
-/// write the very same bytes on this case, when it names none and lists them all.
+/// write the very same bytes on this case, when it lists them all and names at most
+/// the rule the file breaks.
 fn measure(problems: &[Problem]) -> BTreeMap<Mistake, Score> {
     let mut scores: BTreeMap<Mistake, Score> = BTreeMap::new();
     for problem in problems {
@@ -275,10 +276,13 @@ fn measure(problems: &[Problem]) -> BTreeMap<Mistake, Score> {
                 .collect();
             let report = check_with_input(&expected, output, false, Some(problem));
             let named = report.difference.as_ref().and_then(|d| d.mistake);
-            // Several programs writing the file: all of them listed, none named.
+            // Several programs writing the file: all of them listed, and named only the
+            // rule the file's own lines break, which each of them breaks (a
+            // non-simulated mistake, with the programs as its ways).
             let mut alike: Vec<Mistake> = report.candidates.iter().map(|c| c.mistake).collect();
             alike.sort();
-            let ambiguous_right = report.ambiguous && named.is_none() && alike == right;
+            let rule_only = named.is_none_or(|m| !m.is_simulated());
+            let ambiguous_right = report.ambiguous && rule_only && alike == right;
             if ambiguous_right || (right.len() == 1 && named == Some(right[0])) {
                 score.right_with_input += 1;
             } else {
