@@ -294,11 +294,140 @@ fn a_player_read_with_its_cr_is_found_from_the_tree() {
         let Some(finding) = audit(&problem, &lines) else {
             continue;
         };
+        // (or, where another reading fits too, only the rule the lines break)
         assert!(
-            matches!(finding.mistake, None | Some(Mistake::InputCr)),
+            matches!(finding.mistake, None | Some(Mistake::InputCr))
+                || finding.mistake == finding.proven,
             "case{case}: {finding:#?}"
         );
         named += usize::from(finding.mistake == Some(Mistake::InputCr));
     }
     assert!(named > 0, "no case named input-cr");
+}
+
+/// The lines of `dir/name` (any line ends), and the problem of `dir/input.txt`.
+fn case_lines(dir: &Path, name: &str) -> (Problem, Vec<String>) {
+    let problem = cs561::parse(&fs::read(dir.join("input.txt")).unwrap(), None).unwrap();
+    let text = String::from_utf8(fs::read(dir.join(name)).unwrap()).unwrap();
+    let lines = text
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .collect();
+    (problem, lines)
+}
+
+/// A leaf no move leads to has the input's board, so a value that is not its E breaks
+/// the rule whatever the cause: the rule is named, with every reading that fits, where
+/// two readings (here E for the other player, and the player read with its CR) fit.
+/// After a move the board may be another program's, and the rule is not named.
+#[test]
+fn a_wrong_value_at_a_leaf_of_the_input_board_is_named_by_its_rule() {
+    use reversi::explain::mutants::{self, Faults};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017/case2");
+    let (problem, _) = case_lines(&dir, "output.txt");
+    let write = |problem: &Problem| {
+        let bytes = mutants::write(
+            problem,
+            Style::default(),
+            Faults::one(Mistake::WrongRootPlayer),
+            100_000,
+        )
+        .unwrap();
+        String::from_utf8(bytes)
+            .unwrap()
+            .split("\r\n")
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let finding = audit(&problem, &write(&problem)).unwrap();
+    assert_eq!(finding.node, "root > pass > pass", "{finding:#?}");
+    assert_eq!(finding.proven, Some(Mistake::WrongLeafValue));
+    assert_eq!(finding.mistake, Some(Mistake::WrongLeafValue));
+    assert!(
+        finding.evidence.contains("more than one reading")
+            && finding
+                .evidence
+                .contains("E is counted for the other player"),
+        "{}",
+        finding.evidence
+    );
+    // (the handout's example: every leaf is after a move)
+    let (example, _) = example();
+    let finding = audit(&example, &write(&example)).unwrap();
+    assert_eq!(finding.proven, None, "{finding:#?}");
+    assert_ne!(finding.mistake, Some(Mistake::WrongLeafValue));
+}
+
+/// Students' real files (testcases/corpus): a full board expanded in Fall 2014, and a
+/// pass printed as a leaf after one pass in the revised rule, break the leaf rule
+/// whatever the program's board: it is named.
+#[test]
+fn a_leaf_the_game_does_not_end_at_is_named_by_its_rule() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus");
+    for (folder, line, words) in [
+        ("jugpreet-reversi-f2014-1", 10, "The game is over at root"),
+        ("slyar-cs561-search-f2014-2", 13, "The game is over at b8"),
+        (
+            "shreyas-alphabeta-s2017-5",
+            14,
+            "the game is not over there",
+        ),
+    ] {
+        let (problem, lines) = case_lines(&corpus.join(folder), "actual.txt");
+        let finding = audit(&problem, &lines).unwrap();
+        assert_eq!(finding.line, line, "{folder}: {finding:#?}");
+        assert_eq!(finding.proven, Some(Mistake::MisplacedLeaf), "{folder}");
+        assert!(
+            finding.by_rule.contains(words),
+            "{folder}: {}",
+            finding.by_rule
+        );
+    }
+}
+
+/// Shapes the judge reads as a leaf without proving one: a pass printed at its
+/// parent's depth (the program's pass costs no ply) is a child, not a leaf; and a file
+/// without its board has its log elsewhere, so nothing is judged.
+#[test]
+fn no_leaf_rule_is_proven_from_a_misread_shape() {
+    use reversi::explain::mutants::{self, Faults};
+    let options = GenOptions {
+        count: 40,
+        seed: 77,
+        categories: Vec::new(),
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines: 400,
+        task: Task::AlphaBeta,
+        depth: None,
+    };
+    let mut passes = 0;
+    for case in gen::generate(&options, &NoArgs).unwrap() {
+        let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+        for fault in [Mistake::PassCostsNoDepth, Mistake::MissingBoard] {
+            let Some(bytes) =
+                mutants::write(&problem, Style::default(), Faults::one(fault), 100_000)
+            else {
+                continue;
+            };
+            let lines: Vec<String> = String::from_utf8(bytes)
+                .unwrap()
+                .split("\r\n")
+                .map(str::to_string)
+                .collect();
+            let finding = audit(&problem, &lines);
+            if fault == Mistake::MissingBoard {
+                assert_eq!(finding, None, "{}", case.name);
+            } else if let Some(finding) = finding {
+                passes += 1;
+                assert_ne!(
+                    finding.proven,
+                    Some(Mistake::MisplacedLeaf),
+                    "{}: {finding:#?}",
+                    case.name
+                );
+            }
+        }
+    }
+    assert!(passes > 0, "no pass-costs-no-depth file was judged");
 }

@@ -94,11 +94,15 @@ fn check_names_the_true_cause_or_says_it_cannot() {
             // (the rule the student's lines break, which the program's mistake is one
             // way of breaking: right when the program is among the ways shown)
             Some(named)
-                if Some(named.as_str()) == shows.as_deref() && report.ambiguous && among =>
+                if Some(named.as_str()) == shows.as_deref() && (among || !report.ambiguous) =>
             {
                 tally.rule.push(format!(
-                    "{name}: true cause {cause}, check says {named}, by one of {}",
-                    alike.join(", ")
+                    "{name}: true cause {cause}, check says {named}{}",
+                    if alike.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", by one of {}", alike.join(", "))
+                    }
                 ));
             }
             Some(named) => tally
@@ -131,7 +135,7 @@ fn check_names_the_true_cause_or_says_it_cannot() {
     println!("| outcome | differences |\n|---|---|");
     println!("| true cause named | {} |", tally.right.len());
     println!(
-        "| the rule the student's lines break named, the true cause among its ways | {} |",
+        "| the rule the student's lines break named, the true cause one way of breaking it | {} |",
         tally.rule.len()
     );
     println!(

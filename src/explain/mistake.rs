@@ -235,6 +235,9 @@ pub enum Mistake {
     MissingMove,
     /// Leaves are searched but never printed.
     MissingLeafLines,
+    /// A node that is a leaf by the rules is expanded, or one that is not is printed
+    /// as a leaf, where no depth is at fault: the game's end misjudged.
+    MisplacedLeaf,
 }
 
 impl Mistake {
@@ -291,7 +294,7 @@ impl Mistake {
 
     /// The mistakes that are not the catalogue's, as the enum declares them: what a
     /// file's text or the judge of a student's own tree shows.
-    pub const OTHERS: [Mistake; 22] = [
+    pub const OTHERS: [Mistake; 23] = [
         Mistake::ByteOrderMark,
         Mistake::TrailingWhitespace,
         Mistake::ExtraPass,
@@ -314,6 +317,7 @@ impl Mistake {
         Mistake::LastChildValue,
         Mistake::MissingMove,
         Mistake::MissingLeafLines,
+        Mistake::MisplacedLeaf,
     ];
 
     /// Every mistake: [`Mistake::SIMULATED`], then [`Mistake::OTHERS`].
@@ -402,6 +406,7 @@ impl Mistake {
             Mistake::LastChildValue => "last-child-value",
             Mistake::MissingMove => "missing-move",
             Mistake::MissingLeafLines => "missing-leaf-lines",
+            Mistake::MisplacedLeaf => "misplaced-leaf",
         }
     }
 
@@ -488,6 +493,7 @@ impl Mistake {
             Mistake::LastChildValue => "a node takes its last child's value, not the best",
             Mistake::MissingMove => "a legal move never searched",
             Mistake::MissingLeafLines => "leaves searched but not printed",
+            Mistake::MisplacedLeaf => "a leaf where the game goes on, or none where it ends",
         }
     }
 
@@ -537,9 +543,10 @@ impl Mistake {
             Mistake::OlderEndRule | Mistake::NewerEndRule | Mistake::FullBoardNotTerminal => {
                 "each release ends the game by its own rule (SPEC.md)"
             }
-            Mistake::ExpandsAtCutoffDepth | Mistake::ZeroDepthIgnored | Mistake::CutoffDepth => {
-                "only nodes at depth D or at the game's end are leaves"
-            }
+            Mistake::ExpandsAtCutoffDepth
+            | Mistake::ZeroDepthIgnored
+            | Mistake::CutoffDepth
+            | Mistake::MisplacedLeaf => "only nodes at depth D or at the game's end are leaves",
             Mistake::DepthFromOne => "the root is at depth 0",
             Mistake::WrongRootPlayer | Mistake::RootAsMin | Mistake::LeavesFromSideToMove => {
                 "E counts for the player named on the input, who is MAX"

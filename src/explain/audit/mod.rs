@@ -178,7 +178,10 @@ pub fn first_break(problem: &Problem, got: &[String], reading: Reading) -> Optio
 /// that account for it. `None` when the log holds under the rules (or is not a log
 /// the judge can read: no header, a greedy task).
 pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
-    if problem.task == Task::Greedy || got.len() < LOG_START {
+    // (the line before the log is its header: a file without its board or header
+    // has its log elsewhere)
+    let header = got.get(LOG_START - 1)?;
+    if problem.task == Task::Greedy || depth_of(got, LOG_START - 1).is_some() || header.is_empty() {
         return None;
     }
     let broken = Judge::new(problem, got, Reading::Rules)?.run().err()?;

@@ -4,11 +4,12 @@
 
 use super::judge::{shown, Break, Rule};
 use super::{Fit, Reading};
+use crate::board::Geometry;
 use crate::course_search::INFINITY;
 use crate::explain::log::{self, Entry, LOG_START};
 use crate::explain::mistake::Mistake;
 use crate::explain::replay::{no_line_to_bracket, square_of, Position};
-use crate::format::cs561::Problem;
+use crate::format::cs561::{Dialect, Problem};
 use crate::printable::printable;
 
 /// What the judge found: the first line that breaks a rule, the rule, and the cause
@@ -34,6 +35,13 @@ pub struct Finding {
     pub grid: String,
     /// The readings that make the broken line come true.
     pub fits: Vec<Fit>,
+    /// The broken rule's own mistake when the student's lines prove it whatever
+    /// program wrote them (a rule of the model, never one program's way of breaking
+    /// it): what can be named where several programs write the file alike.
+    pub proven: Option<Mistake>,
+    /// The explanation led by the broken rule's own sentence: [`Finding::sentence`]
+    /// and [`Finding::evidence`], unless one reading leads them.
+    pub by_rule: String,
 }
 
 /// The finding for the break `broken`, with the readings `fits`.
@@ -58,6 +66,22 @@ pub(super) fn finding(
         "MIN"
     };
     let theirs = at.map_or(String::new(), |e| printable(e.name).into_owned());
+    // (no move on the path: the node's board is the input's, whatever the flips)
+    let board_certain = broken.path.iter().skip(1).all(|n| n == "pass");
+    // (a node that opens with its infinity and closes on the next line: children
+    // searched and not printed)
+    let closes_at_once = at
+        .and_then(Entry::value)
+        .is_some_and(|v| v.abs() == INFINITY)
+        && entries
+            .get(broken.index - LOG_START + 1)
+            .is_some_and(|e| Some(e.name) == at.map(|a| a.name) && e.depth == Some(depth));
+    // (the student's next line is a shallower node's, or there is none: their node
+    // has no child line at any depth)
+    let childless = at.is_some()
+        && entries
+            .get(broken.index + 1 - LOG_START)
+            .is_none_or(|e| e.depth.is_some_and(|d| d < depth));
     let (rule_mistake, sentence, evidence) = match &broken.rule {
         Rule::RootLine => {
             let mistake = match at {
@@ -116,11 +140,7 @@ pub(super) fn finding(
             game_over_reason(&broken),
         ),
         Rule::InnerAsLeaf { moves } => {
-            let opened = at.and_then(Entry::value).is_some_and(|v| v.abs() == INFINITY);
-            let next_same = entries
-                .get(broken.index - LOG_START + 1)
-                .is_some_and(|e| Some(e.name) == at.map(|a| a.name) && e.depth == Some(depth));
-            if opened && next_same {
+            if closes_at_once {
                 (
                     (depth + 1 == problem.depth).then_some(Mistake::MissingLeafLines),
                     format!(
@@ -135,8 +155,9 @@ pub(super) fn finding(
                     (no_pass_anywhere && broken.node.consecutive_passes == 0)
                         .then_some(Mistake::NoPassNode),
                     format!(
-                        "{name} (line {line}) cannot move and the game is not over there, so it \
-                         gets one child, pass; your program makes it a leaf."
+                        "{name} (line {line}) cannot move{} and the game is not over there, so \
+                         it gets one child, pass; your program makes it a leaf.",
+                        if board_certain { "" } else { " on the rules' board" }
                     ),
                     pass_history(&broken),
                 )
@@ -168,9 +189,15 @@ pub(super) fn finding(
                     shown(*want),
                     at.and_then(|e| e.values.first()).map_or("nothing".into(), |v| printable(v).into_owned())
                 ),
-                "E is counted for the player named on the input, on the board the path's \
-                 moves make; if your board differs (a flip), the value follows it."
-                    .into(),
+                if board_certain {
+                    "E is counted for the player named on the input; no move leads to this \
+                     leaf, so its board is the input's."
+                        .into()
+                } else {
+                    "E is counted for the player named on the input, on the board the path's \
+                     moves make; if your board differs (a flip), the value follows it."
+                        .into()
+                },
             )
         }
         Rule::OpeningValue { want } => {
@@ -229,7 +256,6 @@ pub(super) fn finding(
             (mistake, sentence, String::new())
         }
         Rule::WrongChild { want, moves } => {
-            let board_certain = broken.path.iter().skip(1).all(|n| n == "pass");
             let siblings = siblings(&entries, broken.index - LOG_START, depth + 1);
             // (a move child beside the pass in the student's own lines: their program
             // finds a move there, so whatever its board the pass is one too many)
@@ -458,11 +484,13 @@ pub(super) fn finding(
         }
         seen
     };
+    let proven = proven(problem, &broken, rule_mistake, board_certain, childless);
     let mistake = match distinct.as_slice() {
-        [] => rule_mistake,
+        [] => rule_mistake.or(proven),
         [one] => Some(*one),
-        _ => None,
+        _ => proven,
     };
+    let mut by_rule = join(&sentence, &evidence);
     // (a cause found by one reading leads: the rule's own sentence becomes evidence)
     let (sentence, evidence) = match (distinct.as_slice(), standing.first()) {
         ([one], Some(_)) => (
@@ -478,6 +506,9 @@ pub(super) fn finding(
     let mut evidence = evidence;
     if let Some(text) = readings_text(&standing, &refuted, mistake, &name) {
         evidence = join(&evidence, &text);
+        if let Some(text) = readings_text(&standing, &refuted, proven, &name) {
+            by_rule = join(&by_rule, &text);
+        }
     }
     Finding {
         line,
@@ -496,6 +527,47 @@ pub(super) fn finding(
         }
         .grid(),
         fits,
+        proven,
+        by_rule,
+    }
+}
+
+/// The broken rule's own mistake when the student's lines prove it whatever program
+/// wrote them; `rule_mistake` is the one the rule's words name. A leaf of the input's
+/// board (or printed with an infinity, which E never is) that is not E; a node
+/// expanded after two passes of the student's own lines, or at a full board (which
+/// stays full whatever the flips), or in the revised release a node above the cut-off
+/// not after two passes with no child line (`childless`); and the rules whose lines
+/// alone break them (a window, a backed-up value, the next board the student's own
+/// root values choose).
+fn proven(
+    problem: &Problem,
+    broken: &Break,
+    rule_mistake: Option<Mistake>,
+    board_certain: bool,
+    childless: bool,
+) -> Option<Mistake> {
+    let revised = problem.dialect == Dialect::S2017;
+    let node = broken.node;
+    match &broken.rule {
+        Rule::LeafValue { .. } => {
+            (board_certain || rule_mistake.is_some()).then_some(Mistake::WrongLeafValue)
+        }
+        Rule::LeafExpanded { at_cutoff: false } => {
+            (revised || node.passes >= 2 || node.board.empty(Geometry::STANDARD) == 0)
+                .then_some(Mistake::MisplacedLeaf)
+        }
+        Rule::InnerAsLeaf { .. } => (revised && childless).then_some(Mistake::MisplacedLeaf),
+        // (a move or a pass the board of another program may make right)
+        Rule::WrongChild { .. } => rule_mistake.filter(|m| {
+            matches!(
+                m,
+                Mistake::ExtraPass | Mistake::IllegalMove | Mistake::MisnamedNodes
+            )
+        }),
+        Rule::ExtraChild { after_cut, .. } => after_cut.then_some(Mistake::PrunedTooLate),
+        Rule::ChildMissing { .. } => None,
+        _ => rule_mistake.filter(|m| !m.is_simulated()),
     }
 }
 

@@ -194,7 +194,20 @@ pub fn check_with_input(
         if let (Some(problem), false, true) = (problem, reproduced, fits) {
             // (the judge explains the first line that differs, or nothing: a line it
             // finds later follows a difference it does not read, a header say)
-            let at_first = |f: &Finding| Some(f.line) == content.line;
+            // (or the line before it, the rules' and the student's alike, when the
+            // student's next line is shallower where the rules' is a child: that node
+            // ends without a child, which the judge sees on its own line)
+            let depth = |lines: &[String], line: usize| {
+                lines.get(line - 1).and_then(|l| Entry::parse(l).depth)
+            };
+            let at_first = |f: &Finding| match content.line {
+                Some(first) if f.line == first => true,
+                Some(first) if f.line + 1 == first && f.line > LOG_START => matches!(
+                    (depth(&got.texts, f.line), depth(&got.texts, first), depth(&want.texts, first)),
+                    (Some(d), Some(next), Some(child)) if next < d && child == d + 1
+                ),
+                _ => false,
+            };
             if let Some(finding) = audit(problem, &got.texts).filter(at_first) {
                 content = judged(content, finding, ambiguous, &want.texts, &got.texts);
             }
@@ -317,20 +330,23 @@ fn judged(
     want: &[String],
     got: &[String],
 ) -> Difference {
-    let judged = if ambiguous {
+    if ambiguous {
         // (several programs of the catalogue write an ambiguous file byte for byte: no
         // reading of one line can tell them apart, but a rule the student's own lines
-        // prove broken there is broken by each of them)
-        if finding.mistake.is_none_or(|m| m.is_simulated()) {
+        // prove broken there is broken by each of them; a reading is one program at
+        // most, so the rule's own words lead)
+        let Some(proven) = finding.proven else {
             return content;
-        }
+        };
+        let by_rule = finding.by_rule.clone();
         let ways = content
             .explanation
             .strip_prefix(catalogue::AMBIGUOUS)
             .unwrap_or(&content.explanation)
             .to_string();
         let board_line = finding.line < LOG_START;
-        let mut judged = from_finding(finding, want, got);
+        let mut judged = from_finding(finding, content.line, want, got);
+        (judged.mistake, judged.explanation) = (Some(proven), by_rule);
         if board_line {
             // (the next board: both boards side by side, as the catalogue shows them)
             (judged.node, judged.board) = (content.node.clone(), content.board.clone());
@@ -343,19 +359,25 @@ fn judged(
         Some(Mistake::WrongBoard) => finding.mistake != Some(Mistake::WrongBoard),
         Some(m) => finding.mistake.is_some() && !m.rewrites_text_only(),
     } {
-        from_finding(finding, want, got)
+        from_finding(finding, content.line, want, got)
     } else {
-        return content;
-    };
-    judged
+        content
+    }
 }
 
 /// The difference the judge of the student's own tree found: its first sentence, then
-/// the evidence; the board as the student's moves make it.
-fn from_finding(finding: Finding, want: &[String], got: &[String]) -> Difference {
-    let index = finding.line - 1;
+/// the evidence; the board as the student's moves make it. `first` is the first
+/// differing line (the finding's, or the one after it).
+fn from_finding(
+    finding: Finding,
+    first: Option<usize>,
+    want: &[String],
+    got: &[String],
+) -> Difference {
+    let line = first.unwrap_or(finding.line);
+    let index = line - 1;
     Difference {
-        line: Some(finding.line),
+        line: Some(line),
         expected: want.get(index).cloned(),
         actual: got.get(index).cloned(),
         node: Some(finding.node.clone()),

@@ -540,6 +540,7 @@ impl<'a> Context<'a> {
             | Mistake::LastChildValue
             | Mistake::MissingMove
             | Mistake::MissingLeafLines
+            | Mistake::MisplacedLeaf
             // (the catalogue finds only the mistakes it simulates)
             | Mistake::ExtraLines => fault.label().into(),
         };
