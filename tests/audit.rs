@@ -431,3 +431,45 @@ fn no_leaf_rule_is_proven_from_a_misread_shape() {
     }
     assert!(passes > 0, "no pass-costs-no-depth file was judged");
 }
+
+/// Fail-hard opens a MIN node with min(beta, Infinity), its beta: a MIN node that opens
+/// with its alpha is a wrong opening value, not fail-hard (a published program opens
+/// each child after the first with its parent's value, testcases/corpus/indexcpp-f2014-6).
+#[test]
+fn a_min_node_opening_with_its_alpha_is_not_fail_hard() {
+    let (problem, mut lines) = example();
+    let at = lines
+        .iter()
+        .position(|l| l == "c4,1,Infinity,-3,Infinity")
+        .unwrap();
+    lines[at] = "c4,1,-3,-3,Infinity".into();
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, at + 1);
+    assert_eq!(
+        finding.mistake,
+        Some(Mistake::WrongOpeningValue),
+        "{finding:#?}"
+    );
+}
+
+/// A move searched a second time under one node is a duplicate move whatever the
+/// board (testcases/corpus/indexcpp-f2014-3: a move of three directions listed twice).
+#[test]
+fn a_move_searched_twice_under_one_node_is_a_duplicate_move() {
+    let (problem, lines) = example();
+    // (root > d3's first child c3 again, before e3)
+    let at = lines
+        .iter()
+        .position(|l| l == "e3,2,0,-Infinity,-3")
+        .unwrap();
+    let mut twice = lines.clone();
+    twice[at] = "c3,2,-3,-Infinity,-3".into();
+    let finding = audit(&problem, &twice).unwrap();
+    assert_eq!(finding.line, at + 1);
+    assert_eq!(
+        finding.mistake,
+        Some(Mistake::DuplicateMoves),
+        "{finding:#?}"
+    );
+    assert!(finding.sentence.contains("again"), "{}", finding.sentence);
+}

@@ -487,7 +487,7 @@ impl Mistake {
             Mistake::FlipsAcrossGaps => "flips across empty cells",
             Mistake::WrapAround => "lines that wrap round the board's edge",
             Mistake::WrongLeafValue => "a leaf's value is not E of its board",
-            Mistake::WrongOpeningValue => "a node opens with the wrong infinity",
+            Mistake::WrongOpeningValue => "a node opens with another value than its infinity",
             Mistake::WrongWindow => "alpha/beta not those the node holds",
             Mistake::WrongBackedUpValue => "a node's value is not the best so far",
             Mistake::LastChildValue => "a node takes its last child's value, not the best",

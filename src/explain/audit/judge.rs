@@ -70,6 +70,8 @@ pub enum Rule {
         want: String,
         /// The node's legal moves, in positional order (empty: it passes).
         moves: Vec<String>,
+        /// The children the node has had before it, in order.
+        visited: Vec<String>,
     },
     /// The node is left before all its children, without a cut-off.
     ChildMissing {
@@ -545,6 +547,7 @@ impl<'a> Judge<'a> {
                 let rule = Rule::WrongChild {
                     want: want_child.clone(),
                     moves,
+                    visited: visited.clone(),
                 };
                 return Err(self.broken(at, node, depth, rule));
             }

@@ -204,7 +204,11 @@ pub(super) fn finding(
             let got_value = at.and_then(Entry::value);
             let window = at.and_then(|e| e.alpha().zip(e.beta()));
             let fail_hard = match (got_value, window) {
-                (Some(v), Some((a, b))) => v.abs() != INFINITY && (v == a || v == b),
+                // (fail-hard opens a MAX node with max(alpha, -Infinity), a MIN node
+                // with min(beta, Infinity))
+                (Some(v), Some((a, b))) => {
+                    v.abs() != INFINITY && v == if log::is_max_depth(depth) { a } else { b }
+                }
                 _ => false,
             };
             (
@@ -255,7 +259,11 @@ pub(super) fn finding(
             };
             (mistake, sentence, String::new())
         }
-        Rule::WrongChild { want, moves } => {
+        Rule::WrongChild {
+            want,
+            moves,
+            visited,
+        } => {
             let siblings = siblings(&entries, broken.index - LOG_START, depth + 1);
             // (a move child beside the pass in the student's own lines: their program
             // finds a move there, so whatever its board the pass is one too many)
@@ -295,6 +303,12 @@ pub(super) fn finding(
                 (
                     misnamed.then_some(Mistake::MisnamedNodes),
                     format!("prints a node named {theirs}, which is no cell of the board"),
+                )
+            } else if visited.contains(&theirs) {
+                // (a move searched twice under one node, whatever the board)
+                (
+                    Some(Mistake::DuplicateMoves),
+                    format!("goes to {theirs} again, a move it has searched there already"),
                 )
             } else if moves.contains(&theirs) {
                 let later = siblings.iter().any(|s| s == want);
