@@ -181,7 +181,7 @@ pub fn audit(problem: &Problem, got: &[String]) -> Option<Finding> {
     // (the line before the log is its header: a file without its board or header
     // has its log elsewhere)
     let header = got.get(LOG_START - 1)?;
-    if problem.task == Task::Greedy || depth_of(got, LOG_START - 1).is_some() || header.is_empty() {
+    if problem.task == Task::Greedy || header.is_empty() || depth_of(got, LOG_START - 1).is_some() {
         return None;
     }
     let broken = Judge::new(problem, got, Reading::Rules)?.run().err()?;

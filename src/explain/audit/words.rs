@@ -68,20 +68,17 @@ pub(super) fn finding(
     let theirs = at.map_or(String::new(), |e| printable(e.name).into_owned());
     // (no move on the path: the node's board is the input's, whatever the flips)
     let board_certain = broken.path.iter().skip(1).all(|n| n == "pass");
+    // (the student's line after the broken one)
+    let next = at.and_then(|_| entries.get(broken.index + 1 - LOG_START));
     // (a node that opens with its infinity and closes on the next line: children
     // searched and not printed)
     let closes_at_once = at
         .and_then(Entry::value)
         .is_some_and(|v| v.abs() == INFINITY)
-        && entries
-            .get(broken.index - LOG_START + 1)
-            .is_some_and(|e| Some(e.name) == at.map(|a| a.name) && e.depth == Some(depth));
+        && next.is_some_and(|e| Some(e.name) == at.map(|a| a.name) && e.depth == Some(depth));
     // (the student's next line is a shallower node's, or there is none: their node
     // has no child line at any depth)
-    let childless = at.is_some()
-        && entries
-            .get(broken.index + 1 - LOG_START)
-            .is_none_or(|e| e.depth.is_some_and(|d| d < depth));
+    let childless = at.is_some() && next.is_none_or(|e| e.depth.is_some_and(|d| d < depth));
     let (rule_mistake, sentence, evidence) = match &broken.rule {
         Rule::RootLine => {
             let mistake = match at {

@@ -325,7 +325,7 @@ fn with_headline(
 /// first line that differs.
 fn judged(
     content: Difference,
-    finding: Finding,
+    mut finding: Finding,
     ambiguous: bool,
     want: &[String],
     got: &[String],
@@ -338,7 +338,7 @@ fn judged(
         let Some(proven) = finding.proven else {
             return content;
         };
-        let by_rule = finding.by_rule.clone();
+        let by_rule = std::mem::take(&mut finding.by_rule);
         let ways = content
             .explanation
             .strip_prefix(catalogue::AMBIGUOUS)
@@ -346,12 +346,12 @@ fn judged(
             .to_string();
         let board_line = finding.line < LOG_START;
         let mut judged = from_finding(finding, content.line, want, got);
-        (judged.mistake, judged.explanation) = (Some(proven), by_rule);
+        judged.mistake = Some(proven);
+        judged.explanation = format!("{by_rule} Known ways of doing it: {ways}");
         if board_line {
             // (the next board: both boards side by side, as the catalogue shows them)
-            (judged.node, judged.board) = (content.node.clone(), content.board.clone());
+            (judged.node, judged.board) = (content.node, content.board);
         }
-        judged.explanation = format!("{} Known ways of doing it: {ways}", judged.explanation);
         judged
     } else if match content.mistake {
         None => true,
