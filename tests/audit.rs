@@ -16,14 +16,25 @@ use walkdir::WalkDir;
 mod common;
 use common::NoArgs;
 
-/// The lines of our output for `problem`.
-fn our_lines(problem: &Problem) -> Vec<String> {
-    let bytes = solve_problem(problem, Style::default());
+/// The lines of a CRLF file.
+fn crlf_lines(bytes: Vec<u8>) -> Vec<String> {
     String::from_utf8(bytes)
         .unwrap()
         .split("\r\n")
         .map(str::to_string)
         .collect()
+}
+
+/// The lines of our output for `problem`.
+fn our_lines(problem: &Problem) -> Vec<String> {
+    crlf_lines(solve_problem(problem, Style::default()))
+}
+
+/// The lines a program with `fault` writes for `problem`, in `style`; `None` when its
+/// tree is too large.
+fn mutant_lines(problem: &Problem, style: Style, fault: Mistake) -> Option<Vec<String>> {
+    use reversi::explain::mutants::{self, Faults};
+    mutants::write(problem, style, Faults::one(fault), 100_000).map(crlf_lines)
 }
 
 /// Every CSCI-561 input of `testcases/`, parsed.
@@ -216,7 +227,7 @@ fn every_first_sentence_is_short() {
 /// else is ever named.
 #[test]
 fn a_reading_the_nodes_own_next_lines_refute_names_nothing() {
-    use reversi::explain::mutants::{self, Faults};
+    use reversi::explain::mutants;
     let mut refuted = 0;
     for (name, problem) in inputs() {
         if problem.task != Task::AlphaBeta {
@@ -224,18 +235,12 @@ fn a_reading_the_nodes_own_next_lines_refute_names_nothing() {
         }
         let ours = solve_problem(&problem, Style::default());
         let style = mutants::style_of(&ours);
-        let fault = Faults::one(Mistake::UpdateBeforeCutoff);
-        let Some(bytes) = mutants::write(&problem, style, fault, 100_000) else {
+        let Some(lines) = mutant_lines(&problem, style, Mistake::UpdateBeforeCutoff) else {
             continue;
         };
-        if bytes == ours {
+        if lines == crlf_lines(ours) {
             continue;
         }
-        let lines: Vec<String> = String::from_utf8(bytes)
-            .unwrap()
-            .split("\r\n")
-            .map(str::to_string)
-            .collect();
         let finding = audit(&problem, &lines).unwrap();
         // (where every reading holds to the end, nothing is named: a small tree)
         assert!(
@@ -322,22 +327,10 @@ fn case_lines(dir: &Path, name: &str) -> (Problem, Vec<String>) {
 /// After a move the board may be another program's, and the rule is not named.
 #[test]
 fn a_wrong_value_at_a_leaf_of_the_input_board_is_named_by_its_rule() {
-    use reversi::explain::mutants::{self, Faults};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/cs561/s2017/case2");
     let (problem, _) = case_lines(&dir, "output.txt");
     let write = |problem: &Problem| {
-        let bytes = mutants::write(
-            problem,
-            Style::default(),
-            Faults::one(Mistake::WrongRootPlayer),
-            100_000,
-        )
-        .unwrap();
-        String::from_utf8(bytes)
-            .unwrap()
-            .split("\r\n")
-            .map(str::to_string)
-            .collect::<Vec<_>>()
+        mutant_lines(problem, Style::default(), Mistake::WrongRootPlayer).unwrap()
     };
     let finding = audit(&problem, &write(&problem)).unwrap();
     assert_eq!(finding.node, "root > pass > pass", "{finding:#?}");
@@ -390,7 +383,6 @@ fn a_leaf_the_game_does_not_end_at_is_named_by_its_rule() {
 /// without its board has its log elsewhere, so nothing is judged.
 #[test]
 fn no_leaf_rule_is_proven_from_a_misread_shape() {
-    use reversi::explain::mutants::{self, Faults};
     let options = GenOptions {
         count: 40,
         seed: 77,
@@ -405,16 +397,9 @@ fn no_leaf_rule_is_proven_from_a_misread_shape() {
     for case in gen::generate(&options, &NoArgs).unwrap() {
         let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
         for fault in [Mistake::PassCostsNoDepth, Mistake::MissingBoard] {
-            let Some(bytes) =
-                mutants::write(&problem, Style::default(), Faults::one(fault), 100_000)
-            else {
+            let Some(lines) = mutant_lines(&problem, Style::default(), fault) else {
                 continue;
             };
-            let lines: Vec<String> = String::from_utf8(bytes)
-                .unwrap()
-                .split("\r\n")
-                .map(str::to_string)
-                .collect();
             let finding = audit(&problem, &lines);
             if fault == Mistake::MissingBoard {
                 assert_eq!(finding, None, "{}", case.name);
