@@ -1,6 +1,7 @@
 //! The real validators the report tests check with (installed by `make validators`:
 //! Python's xmlschema and jsonschema from PyPI), and the schemas they check against
-//! (tests/schemas/): Jenkins' junit-10.xsd and Gradescope's documented results.json.
+//! (tests/schemas/): Jenkins' junit-10.xsd, Gradescope's and PrairieLearn's
+//! documented results.json, GitHub Classroom's grader step result.
 
 #![allow(dead_code)]
 
@@ -13,7 +14,7 @@ fn schemas() -> PathBuf {
 }
 
 /// The Python with the validators (`make validators`).
-fn validators() -> PathBuf {
+pub fn validators() -> PathBuf {
     let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/validators/bin/python");
     assert!(
         python.is_file(),
@@ -51,14 +52,31 @@ pub fn validate_junit(file: &Path) {
     );
 }
 
-/// Validates a Gradescope `results.json` against the schema of its documented format.
-pub fn validate_gradescope(file: &Path) {
+/// Validates a JSON file against the JSON schema `schema` of tests/schemas/.
+fn validate_json(schema: &str, file: &Path) {
     validate(
         "import json, sys, jsonschema\n\
          schema = json.load(open(sys.argv[1]))\n\
          jsonschema.Draft202012Validator.check_schema(schema)\n\
          jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))",
-        &schemas().join("gradescope-results.schema.json"),
+        &schemas().join(schema),
         file,
     );
+}
+
+/// Validates a Gradescope `results.json` against the schema of its documented format.
+pub fn validate_gradescope(file: &Path) {
+    validate_json("gradescope-results.schema.json", file);
+}
+
+/// Validates a PrairieLearn `results.json` against the schema of its documented
+/// format.
+pub fn validate_prairielearn(file: &Path) {
+    validate_json("prairielearn-results.schema.json", file);
+}
+
+/// Validates a GitHub Classroom grader step's result (decoded) against the schema
+/// of what the command grader writes and the reporter reads.
+pub fn validate_github_classroom(file: &Path) {
+    validate_json("github-classroom-result.schema.json", file);
 }

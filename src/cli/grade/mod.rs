@@ -132,10 +132,26 @@ pub struct GradeArgs {
     /// $vocareumReportFile (with --single).
     #[arg(long, requires = "single")]
     vocareum: bool,
-    /// The Vocareum rubric criterion that gets the score.
+    /// Write PrairieLearn's results.json to this file (with --single).
+    #[arg(long, value_name = "FILE", requires = "single")]
+    prairielearn: Option<PathBuf>,
+    /// Append GitHub Classroom's step output `result` (base64 JSON, a score per
+    /// case) to the file $GITHUB_OUTPUT names (with --single).
+    #[arg(long, requires = "single")]
+    github_classroom: bool,
+    /// Print the student's report and, as the last line, Autolab's autoresult
+    /// instead of rows (with --single).
+    #[arg(long, requires = "single", conflicts_with = "json")]
+    autolab: bool,
+    /// With --autolab: one problem per case, named as the case, instead of the
+    /// whole score to --criterion.
+    #[arg(long, requires = "autolab")]
+    per_case_problems: bool,
+    /// The Vocareum rubric criterion, or the Autolab problem, that gets the score.
     #[arg(long, value_name = "NAME", default_value = "Correctness")]
     criterion: String,
-    /// A second Vocareum criterion that gets the number of byte-exact cases.
+    /// A second Vocareum criterion, or Autolab problem, that gets the number of
+    /// byte-exact cases.
     #[arg(long, value_name = "NAME")]
     exact_criterion: Option<String>,
     #[command(flatten)]
@@ -243,7 +259,80 @@ pub struct Interrupted {
 pub fn run(command: &GradeCommand) -> Result<()> {
     match &command.command {
         Some(GradeSubcommand::Merge(args)) => merge(args),
-        None => grade(&command.grade),
+        None => grade(&command.grade).inspect_err(|error| {
+            if error.downcast_ref::<Interrupted>().is_none() {
+                report_failure(&command.grade, error);
+            }
+        }),
+    }
+}
+
+/// A grading that failed before its end (no sandbox, a bad case, a report that
+/// could not be written): the platforms' reports that none was written for say so,
+/// with a score of 0 and the reason, where the bundle's script would otherwise have
+/// only its own words. Warnings only: the error itself is what `grade` exits with.
+fn report_failure(args: &GradeArgs, error: &anyhow::Error) {
+    let reason = format!("{error:#}");
+    if let Some(path) = &args.prairielearn {
+        if !path.exists() {
+            let text = platform::prairielearn::failure(&reason);
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("reversi: warning: cannot write {}: {e}", path.display());
+            }
+        }
+    }
+    let cases = args
+        .cases
+        .as_deref()
+        .and_then(|cases| find_cases(cases).ok())
+        .unwrap_or_default();
+    if args.github_classroom {
+        let max_score = case_points(&cases, args.points).map_or(0.0, |p| p.iter().sum());
+        let line = platform::github_classroom::output_line(&platform::github_classroom::failure(
+            &reason, max_score,
+        ));
+        if let Err(e) = append_github_output(&line) {
+            eprintln!("reversi: warning: {e}");
+        }
+    }
+    if args.autolab {
+        let problems = autolab_problems(args);
+        let names: Vec<String> = cases.iter().map(|case| case.name.clone()).collect();
+        let _ = print_out(&format!(
+            "The autograder could not grade this submission: {}\n{}\n",
+            crate::printable::terminal_text(&reason),
+            platform::autolab::failure(&names, &problems)
+        ));
+    }
+}
+
+/// Appends `line` to the file `$GITHUB_OUTPUT` names (a step's outputs).
+fn append_github_output(line: &str) -> Result<()> {
+    use std::io::Write;
+    let path = std::env::var_os("GITHUB_OUTPUT").ok_or(GradeError::GithubOutput)?;
+    let written = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(line.as_bytes()));
+    written.map_err(|source| {
+        platform::WriteError {
+            path: PathBuf::from(path).display().to_string(),
+            source,
+        }
+        .into()
+    })
+}
+
+/// The Autolab problems `--autolab` gives points to.
+fn autolab_problems(args: &GradeArgs) -> platform::autolab::Problems {
+    if args.per_case_problems {
+        platform::autolab::Problems::PerCase
+    } else {
+        platform::autolab::Problems::One {
+            name: args.criterion.clone(),
+            exact: args.exact_criterion.clone(),
+        }
     }
 }
 
@@ -281,6 +370,18 @@ fn grade(args: &GradeArgs) -> Result<()> {
         shard: args.shard,
     })?;
     let targets = targets(args)?;
+    if args.per_case_problems {
+        if let Some(bad) = class
+            .case_names()
+            .into_iter()
+            .find(|name| !platform::autolab::valid_problem(name))
+        {
+            return Err(GradeError::AutolabProblem {
+                name: printable(&bad).into_owned(),
+            }
+            .into());
+        }
+    }
     let sandbox = args.sandbox.timed(args.timeout)?;
     class.admit(&sandbox)?;
     let policy = match args.compare {
@@ -358,7 +459,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
     let mut show = |all: &[Option<StudentGrade>], progress: &mut ClassProgress| {
         while let Some(grade) = all.get(shown).and_then(Option::as_ref) {
             progress.graded();
-            if !args.json && printed.is_ok() {
+            if !args.json && !args.autolab && printed.is_ok() {
                 printed = progress.suspend(|| print_out(&student_row(grade, width)));
             }
             shown += 1;
@@ -408,7 +509,20 @@ fn grade(args: &GradeArgs) -> Result<()> {
         Some(_) => " (the same command with --resume grades the rest)",
         None => "",
     };
-    if args.json {
+    if let (true, Some(grade)) = (args.github_classroom, grades.first()) {
+        let result = platform::github_classroom::result(grade, &class.points);
+        append_github_output(&platform::github_classroom::output_line(&result))?;
+    }
+    if let (true, Some(grade)) = (args.autolab, grades.first()) {
+        let line =
+            platform::autolab::autoresult(grade, &names, &class.points, &autolab_problems(args));
+        print_out(&platform::autolab::output(
+            grade,
+            policy,
+            sandbox.isolation(),
+            &line,
+        ))?;
+    } else if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
             "isolation": sandbox.isolation(),
@@ -458,7 +572,23 @@ fn targets(args: &GradeArgs) -> Result<Targets, GradeError> {
     } else {
         None
     };
+    if args.github_classroom && std::env::var_os("GITHUB_OUTPUT").is_none() {
+        return Err(GradeError::GithubOutput);
+    }
+    if args.autolab {
+        let mut problems = vec![args.criterion.as_str()];
+        problems.extend(args.exact_criterion.as_deref());
+        if let Some(bad) = problems
+            .into_iter()
+            .find(|name| !platform::autolab::valid_problem(name))
+        {
+            return Err(GradeError::AutolabProblem {
+                name: printable(bad).into_owned(),
+            });
+        }
+    }
     Ok(Targets {
+        prairielearn: args.prairielearn.clone(),
         csv: args.csv.clone(),
         reports: args.reports.clone(),
         junit: args.junit.clone(),
@@ -523,7 +653,7 @@ pub struct PackageArgs {
     run: Option<String>,
     #[command(flatten)]
     languages: LanguageArgs,
-    /// Where to write the bundle: a new zip file (gradescope) or folder (vocareum).
+    /// Where to write the bundle: a new zip file (gradescope) or folder (the others).
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
     /// CPU time of each run, in seconds (as `grade`).
@@ -572,6 +702,25 @@ pub struct PackageArgs {
     /// A second Vocareum criterion that gets the number of byte-exact cases.
     #[arg(long, value_name = "NAME")]
     exact_criterion: Option<String>,
+    /// PrairieLearn: the grading image (info.json's externalGradingOptions.image).
+    #[arg(
+        long,
+        value_name = "IMAGE",
+        default_value = "prairielearn/grader-python"
+    )]
+    image: String,
+    /// PrairieLearn: a file the student uploads (repeat for more) [default: the
+    /// --python-file].
+    #[arg(long = "student-file", value_name = "NAME")]
+    student_files: Vec<String>,
+    /// Autolab: the assessment's handin file name (a .tar, .tar.gz, .tgz or .zip is
+    /// unpacked; any other file is the submission's one file).
+    #[arg(long, value_name = "NAME", default_value = "handin.tar")]
+    handin: String,
+    /// Autolab: one problem per case, named as the case, instead of the whole score
+    /// to --criterion.
+    #[arg(long)]
+    per_case_problems: bool,
     /// The reversi binary to put in the bundle [default: this one]; a statically
     /// linked one (`make static`) runs on any Linux image.
     #[arg(long, value_name = "FILE")]
@@ -582,11 +731,7 @@ impl PackageArgs {
     /// The flags of `grade` the bundle passes on, each one word (`--flag=value`, so
     /// that no value is read as an option).
     fn grade_flags(&self) -> Vec<String> {
-        let budget = self.budget.unwrap_or(match self.platform {
-            PlatformArg::Gradescope => GRADESCOPE_BUDGET,
-            PlatformArg::Vocareum => VOCAREUM_BUDGET,
-        });
-        let mut flags = vec![format!("--budget={}", budget.as_secs_f64())];
+        let mut flags = vec![format!("--budget={}", self.budget().as_secs_f64())];
         if self.run.is_none() {
             flags.extend(self.languages.flags());
         }
@@ -614,7 +759,21 @@ impl PackageArgs {
         if let Some(exact) = &self.exact_criterion {
             flags.push(format!("--exact-criterion={exact}"));
         }
+        if self.per_case_problems {
+            flags.push("--per-case-problems".into());
+        }
         flags
+    }
+
+    /// `--budget`, else a margin under the platform's own limit.
+    fn budget(&self) -> Duration {
+        self.budget.unwrap_or(match self.platform {
+            PlatformArg::Gradescope | PlatformArg::Prairielearn | PlatformArg::GithubClassroom => {
+                GRADESCOPE_BUDGET
+            }
+            PlatformArg::Vocareum => VOCAREUM_BUDGET,
+            PlatformArg::Autolab => AUTOLAB_BUDGET,
+        })
     }
 }
 
@@ -640,13 +799,26 @@ const GRADESCOPE_BUDGET: Duration = Duration::from_secs(540);
 /// 5 minutes; a TA whose course allows more says so with --budget.
 const VOCAREUM_BUDGET: Duration = Duration::from_secs(270);
 
+/// The default budget of an Autolab bundle: a tenth under the timeout of an
+/// assessment's autograder as Autolab sets it unless changed (180 s); a TA who
+/// raises it says so with --budget.
+const AUTOLAB_BUDGET: Duration = Duration::from_secs(160);
+
 /// `reversi package`'s platforms.
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum PlatformArg {
     /// Gradescope: autograder.zip with setup.sh and run_autograder.
     Gradescope,
     /// Vocareum: a folder with grade.sh for the assignment's library.
     Vocareum,
+    /// PrairieLearn: a course folder with the question (info.json, tests/) and
+    /// serverFilesCourse/reversi/ (the entrypoint and the binary).
+    Prairielearn,
+    /// GitHub Classroom: the template repository's .github/ (the workflow, its
+    /// grader step, the binary and the cases).
+    GithubClassroom,
+    /// Autolab: autograde-Makefile and autograde.tar.
+    Autolab,
 }
 
 /// `reversi package`: writes the bundle and says what to do with it.
@@ -660,11 +832,37 @@ pub fn package(args: &PackageArgs) -> Result<()> {
     }
     // The cases must be readable cases: the same check `grade` makes.
     let cases = find_cases(&args.cases)?;
-    case_points(&cases, 1.0)?;
     case_visibility(&cases)?;
     let platform = match args.platform {
         PlatformArg::Gradescope => bundle::Platform::Gradescope,
         PlatformArg::Vocareum => bundle::Platform::Vocareum,
+        PlatformArg::Prairielearn => bundle::Platform::PrairieLearn,
+        PlatformArg::GithubClassroom => bundle::Platform::GithubClassroom,
+        PlatformArg::Autolab => bundle::Platform::Autolab,
+    };
+    if args.platform == PlatformArg::Autolab {
+        let mut names = vec![args.criterion.clone()];
+        names.extend(args.exact_criterion.clone());
+        if args.per_case_problems {
+            names.extend(cases.iter().map(|case| case.name.clone()));
+        }
+        if let Some(bad) = names
+            .iter()
+            .find(|name| !platform::autolab::valid_problem(name))
+        {
+            return Err(GradeError::AutolabProblem {
+                name: printable(bad).into_owned(),
+            }
+            .into());
+        }
+    }
+    let max_score: f64 = case_points(&cases, args.points.unwrap_or(1.0))?
+        .iter()
+        .sum();
+    let student_files = if args.student_files.is_empty() {
+        vec![args.languages.python_file.clone()]
+    } else {
+        args.student_files.clone()
     };
     let recipe = bundle::Recipe {
         command: args.run.clone(),
@@ -676,6 +874,11 @@ pub fn package(args: &PackageArgs) -> Result<()> {
             CompareArg::Lenient => "lenient".into(),
         },
         packages: args.packages.clone(),
+        budget: args.budget().as_secs_f64(),
+        max_score,
+        image: args.image.clone(),
+        student_files,
+        handin: args.handin.clone(),
     };
     let binary = match &args.binary {
         Some(binary) => binary.clone(),
@@ -690,6 +893,17 @@ pub fn package(args: &PackageArgs) -> Result<()> {
         bundle::Platform::Vocareum => {
             "upload its files to the assignment's library (Configure Workspace > \
              Library) and set grade.sh as the grading script"
+        }
+        bundle::Platform::PrairieLearn => {
+            "copy its questions/ and serverFilesCourse/ into the course's repository \
+             (the question is questions/reversi)"
+        }
+        bundle::Platform::GithubClassroom => {
+            "copy its .github/ into the assignment's template repository"
+        }
+        bundle::Platform::Autolab => {
+            "upload autograde-Makefile and autograde.tar as the assessment's \
+             autograder (Edit Assessment > Autograder), its handin file named as --handin"
         }
     };
     print_out(&format!(

@@ -57,6 +57,20 @@ pub enum GradeError {
         /// The variable.
         variable: String,
     },
+    /// `--github-classroom` outside a GitHub Actions step: `$GITHUB_OUTPUT` is unset.
+    #[error(
+        "$GITHUB_OUTPUT is not set: --github-classroom runs as a step of a GitHub Actions workflow"
+    )]
+    GithubOutput,
+    /// An Autolab problem name that Autolab's reading of the autoresult would break.
+    #[error(
+        "{name:?}: not a problem name Autolab can read back (it must be printable, without \
+         a colon, a quote or a backslash)"
+    )]
+    AutolabProblem {
+        /// The name.
+        name: String,
+    },
     /// The command does not name `{submission}`.
     #[error(
         "the command does not name {{submission}}, the student's folder: every student \

@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use super::case_text;
 use super::text::student_report;
 use crate::grading::batch::Verdict;
 use crate::grading::grade::{Policy, StudentGrade, Visibility};
@@ -28,16 +29,12 @@ pub fn results(
         .zip(visibility)
         .map(|((case, &max), visibility)| {
             let passed = case.verdict == Verdict::Pass;
-            let output = match &case.report {
-                Some(report) if !passed => format!("{}\n{report}", case.detail),
-                _ => case.detail.clone(),
-            };
             json!({
                 "name": printable(&case.case),
                 "score": if passed { max } else { 0.0 },
                 "max_score": max,
                 "status": if passed { "passed" } else { "failed" },
-                "output": format!("{}: {output}", case.verdict.word()),
+                "output": case_text(case),
                 "visibility": visibility.word(),
                 "extra_data": { "seconds": case.seconds.max(0.0) },
             })
