@@ -63,6 +63,19 @@ fn files_of(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
+/// Runs `command` with `input` on its stdin.
+fn pipe(command: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A temporary folder others may enter (a separate user reaches the submission).
 fn open_tempdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -364,16 +377,7 @@ fn partial_arms() -> String {
         .map(|case| {
             let input = fs::read(official().join(case).join("input.txt")).unwrap();
             let head = &input[..input.len().min(200)];
-            let digest = Command::new("md5sum")
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .spawn()
-                .and_then(|mut child| {
-                    use std::io::Write;
-                    child.stdin.take().unwrap().write_all(head)?;
-                    child.wait_with_output()
-                })
-                .unwrap();
+            let digest = pipe(&mut Command::new("md5sum"), head);
             format!(
                 "'{}') echo wrong > output.txt; exit 0 ;;",
                 text(&digest.stdout).trim_end()
@@ -395,22 +399,11 @@ fn github_classroom_a_hostile_submission_cannot_fake_its_result() {
         let fake = format!(
             "result={}",
             text(
-                &Command::new("base64")
-                    .args(["-w", "0"])
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .spawn()
-                    .and_then(|mut child| {
-                        use std::io::Write;
-                        child
-                            .stdin
-                            .take()
-                            .unwrap()
-                            .write_all(fake_result.as_bytes())?;
-                        child.wait_with_output()
-                    })
-                    .unwrap()
-                    .stdout
+                &pipe(
+                    Command::new("base64").args(["-w", "0"]),
+                    fake_result.as_bytes()
+                )
+                .stdout
             )
         );
         let github_output = dir.path().join("github_output");
@@ -492,24 +485,16 @@ fn run_autolab(dir: &Path, work: &Path, sandbox: &str) -> (String, Value) {
         .output()
         .unwrap();
     let feedback = text(&output.stdout);
-    let parsed = Command::new(validators::validators())
-        .args([
+    let parsed = pipe(
+        Command::new(validators::validators()).args([
             "-c",
             "import json, re, sys\n\
              line = [l for l in sys.stdin.read().splitlines() if l.strip()][-1]\n\
              parsed = json.loads(re.sub(r'([a-zA-Z0-9]+):', r'\"\\1\":', line))\n\
              print(json.dumps(parsed['scores']))",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(feedback.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
+        ]),
+        feedback.as_bytes(),
+    );
     assert!(
         parsed.status.success(),
         "{feedback}\n{}",
@@ -518,16 +503,17 @@ fn run_autolab(dir: &Path, work: &Path, sandbox: &str) -> (String, Value) {
     (feedback, serde_json::from_slice(&parsed.stdout).unwrap())
 }
 
+/// Autolab's scores with all the points to the problem `Correctness`.
+fn correctness(points: f64) -> Value {
+    serde_json::json!({ "Correctness": points })
+}
+
 #[test]
 fn autolab_grades_as_an_unprivileged_user() {
     let dir = open_tempdir();
     let work = autolab_job(dir.path(), HONEST, &[]);
     let (feedback, scores) = run_autolab(dir.path(), &work, "bubblewrap");
-    assert_eq!(
-        scores,
-        serde_json::json!({"Correctness": 5.0}),
-        "{feedback}"
-    );
+    assert_eq!(scores, correctness(5.0), "{feedback}");
     assert!(feedback.contains("PASS             case5"), "{feedback}");
 
     let dir = open_tempdir();
@@ -554,11 +540,7 @@ fn autolab_a_hostile_submission_cannot_fake_the_last_line() {
     let work = autolab_job(dir.path(), &script, &[]);
     let before = fs::read(&makefile).unwrap();
     let (feedback, scores) = run_autolab(dir.path(), &work, "bubblewrap");
-    assert_eq!(
-        scores,
-        serde_json::json!({"Correctness": 0.0}),
-        "{feedback}"
-    );
+    assert_eq!(scores, correctness(0.0), "{feedback}");
     assert_eq!(fs::read(&makefile).unwrap(), before);
     assert_eq!(
         fs::read(&case).unwrap(),
@@ -575,22 +557,14 @@ fn autolab_a_grading_that_cannot_run_scores_zero_with_the_reason() {
     let dir = open_tempdir();
     let work = autolab_job(dir.path(), HONEST, &[]);
     let (feedback, scores) = run_autolab(dir.path(), &work, "separate-user");
-    assert_eq!(
-        scores,
-        serde_json::json!({"Correctness": 0.0}),
-        "{feedback}"
-    );
+    assert_eq!(scores, correctness(0.0), "{feedback}");
     assert!(feedback.contains("could not grade"), "{feedback}");
 
     let dir = open_tempdir();
     let work = autolab_job(dir.path(), HONEST, &[]);
     fs::remove_file(work.join("handin.tar")).unwrap();
     let (feedback, scores) = run_autolab(dir.path(), &work, "bubblewrap");
-    assert_eq!(
-        scores,
-        serde_json::json!({"Correctness": 0.0}),
-        "{feedback}"
-    );
+    assert_eq!(scores, correctness(0.0), "{feedback}");
     assert!(feedback.contains("MISSING FILE"), "{feedback}");
 }
 

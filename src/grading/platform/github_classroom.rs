@@ -36,16 +36,13 @@ pub fn result(grade: &StudentGrade, points: &[f64]) -> Value {
                 (false, true) => "error",
                 (false, false) => "fail",
             };
-            json!({
-                "name": printable(&case.case),
-                "status": status,
-                "score": if passed { max } else { 0.0 },
-                "message": case_text(case),
-                "test_code": "",
-                "filename": "",
-                "line_no": 0,
-                "duration": (case.seconds.max(0.0) * 1000.0).round(),
-            })
+            test(
+                &printable(&case.case),
+                status,
+                if passed { max } else { 0.0 },
+                case_text(case),
+                case.seconds,
+            )
         })
         .collect();
     let status = if unrunnable {
@@ -55,46 +52,47 @@ pub fn result(grade: &StudentGrade, points: &[f64]) -> Value {
     } else {
         "fail"
     };
-    let mut result = json!({
-        "version": 1,
-        "status": status,
-        "max_score": grade.max_score,
-        "tests": tests,
-    });
-    printable_json(&mut result);
-    fit(
-        &mut result,
-        LIMIT,
-        "the result is kept under GitHub's size of a variable",
-    );
-    result
+    document(status, grade.max_score, tests)
 }
 
 /// The result of a grading that failed before it graded: status `error`, no
 /// points, the reason as its one test's message.
 pub fn failure(reason: &str, max_score: f64) -> Value {
+    let message = format!("The autograder could not grade this submission: {reason}");
+    document(
+        "error",
+        max_score,
+        vec![test("grading", "error", 0.0, message, 0.0)],
+    )
+}
+
+/// The result's JSON: every string printable, the whole within [`LIMIT`].
+fn document(status: &str, max_score: f64, tests: Vec<Value>) -> Value {
     let mut result = json!({
         "version": 1,
-        "status": "error",
+        "status": status,
         "max_score": max_score,
-        "tests": [{
-            "name": "grading",
-            "status": "error",
-            "score": 0.0,
-            "message": format!("The autograder could not grade this submission: {reason}"),
-            "test_code": "",
-            "filename": "",
-            "line_no": 0,
-            "duration": 0,
-        }],
+        "tests": tests,
     });
     printable_json(&mut result);
-    fit(
-        &mut result,
-        LIMIT,
-        "the result is kept under GitHub's size of a variable",
-    );
+    let why = "the result is kept under GitHub's size of a variable";
+    fit(&mut result, LIMIT, why);
     result
+}
+
+/// One test as the command grader writes it (no test code, file or line: a case
+/// is none of them), its duration in milliseconds.
+fn test(name: &str, status: &str, score: f64, message: String, seconds: f64) -> Value {
+    json!({
+        "name": name,
+        "status": status,
+        "score": score,
+        "message": message,
+        "test_code": "",
+        "filename": "",
+        "line_no": 0,
+        "duration": (seconds.max(0.0) * 1000.0).round(),
+    })
 }
 
 /// The line to append to `$GITHUB_OUTPUT`: `result=` and the base64 of the JSON
