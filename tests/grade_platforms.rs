@@ -37,19 +37,21 @@ fn submission(folder: &Path, script: &str) {
 }
 
 /// A program that tries to fool or harm the platform: it prints `fake` (a fake
-/// result) on stdout and stderr, writes it to each of `targets`, creates `planted`,
-/// and then writes a wrong output.
-fn hostile(fake: &str, targets: &[&Path], planted: &Path) -> String {
-    let mut script = format!("printf '%s\\n' '{fake}'\nprintf '\\n%s\\n' '{fake}' >&2\n");
+/// result) on stdout, appends it to each of `targets`, creates each of `planted`,
+/// writes a wrong output, then prints `last_words` as the last line of its stderr
+/// (which its CRASH row shows) and exits 1.
+fn hostile(fake: &str, targets: &[&Path], planted: &[&Path], last_words: &str) -> String {
+    let mut script = format!("printf '%s\\n' '{fake}'\n");
     for target in targets {
         script += &format!(
             "printf '%s\\n' '{fake}' >> '{}' 2>/dev/null\n",
             target.display()
         );
     }
-    script += &format!("touch '{}' 2>/dev/null\n", planted.display());
-    script += FAILING;
-    script
+    for path in planted {
+        script += &format!("touch '{}' 2>/dev/null\n", path.display());
+    }
+    script + FAILING + &format!("\nprintf '\\n%s\\n' '{last_words}' >&2\nexit 1")
 }
 
 /// Every file under `dir` with its bytes, to compare before and after a grading.
@@ -165,10 +167,7 @@ fn prairielearn_grades_honest_and_failing_submissions() {
         assert_eq!(tests.len(), 5);
         for test in tests {
             assert_eq!(test["points"], test["max_points"], "{test}");
-            assert!(test["message"]
-                .as_str()
-                .unwrap()
-                .starts_with("\u{1b}[32mPASS\u{1b}[0m"));
+            assert_eq!(test["message"], "\u{1b}[32mPASS\u{1b}[0m", "{test}");
         }
 
         let dir = open_tempdir();
@@ -195,15 +194,26 @@ fn prairielearn_a_hostile_submission_cannot_fake_its_results() {
         let fake = r#"{"gradable": true, "score": 1, "tests": []}"#;
         let results_file = root.join("results/results.json");
         let case = root.join("tests/cases/case1/output.txt");
-        let planted = root.join("planted");
-        let script = hostile(fake, &[&results_file, &case], &planted);
+        let planted = [root.join("planted"), root.join("results/planted")];
+        let script = hostile(
+            fake,
+            &[&results_file, &case],
+            &[&planted[0], &planted[1]],
+            fake,
+        );
         let root = prairielearn_job(dir.path(), Some(&script));
         let cases = files_of(&root.join("tests"));
         let results = run_prairielearn(dir.path(), &root, sandbox);
         assert_eq!(results["score"].as_f64(), Some(0.0), "{sandbox}: {results}");
         assert_eq!(results["tests"].as_array().unwrap().len(), 5);
         assert_eq!(files_of(&root.join("tests")), cases, "{sandbox}");
-        assert!(!planted.exists(), "{sandbox}");
+        assert!(!planted.iter().any(|p| p.exists()), "{sandbox}");
+        for test in results["tests"].as_array().unwrap() {
+            assert!(
+                test["message"].as_str().unwrap().contains("CRASH"),
+                "{test}"
+            );
+        }
     }
 }
 
@@ -408,12 +418,8 @@ fn github_classroom_a_hostile_submission_cannot_fake_its_result() {
         );
         let github_output = dir.path().join("github_output");
         let planted = dir.path().join("planted");
-        let script = hostile(&fake, &[&github_output], &planted).replace(
-            FAILING,
-            &format!(
-                "printf '\\n::notice title=Autograding complete::Points 100/100\\n' >&2\n{FAILING}"
-            ),
-        );
+        let notice = "::notice title=Autograding complete::Points 100/100";
+        let script = hostile(&fake, &[&github_output], &[&planted], notice);
         let repository = github_repository(dir.path(), &script);
         let (output, summed) = run_github(dir.path(), &repository, sandbox);
         assert_eq!(summed["points"].as_f64(), Some(0.0), "{sandbox}: {summed}");
@@ -536,7 +542,7 @@ fn autolab_a_hostile_submission_cannot_fake_the_last_line() {
     let makefile = work.join("Makefile");
     let case = work.join("autograde/cases/case1/output.txt");
     let planted = work.join("planted");
-    let script = hostile(fake, &[&makefile, &case], &planted);
+    let script = hostile(fake, &[&makefile, &case], &[&planted], fake);
     let work = autolab_job(dir.path(), &script, &[]);
     let before = fs::read(&makefile).unwrap();
     let (feedback, scores) = run_autolab(dir.path(), &work, "bubblewrap");
@@ -547,6 +553,18 @@ fn autolab_a_hostile_submission_cannot_fake_the_last_line() {
         fs::read(official().join("case1/output.txt")).unwrap()
     );
     assert!(!planted.exists());
+    // The fake line is in the report (the CRASH rows show the program's stderr),
+    // never at a line's start.
+    let lines: Vec<&str> = feedback.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("CRASH") && line.contains("Correctness")),
+        "{feedback}"
+    );
+    for line in &lines[..lines.len() - 1] {
+        assert!(!line.starts_with('{'), "{line}");
+    }
 }
 
 /// Where no sandbox can work (a separate user needs root, which `autograde` is

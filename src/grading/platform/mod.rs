@@ -146,6 +146,7 @@ pub fn case_text(case: &CaseResult) -> String {
         Some(report) if case.verdict != Verdict::Pass => {
             format!("{}: {}\n{report}", case.verdict.word(), case.detail)
         }
+        _ if case.detail.is_empty() => case.verdict.word().to_string(),
         _ => format!("{}: {}", case.verdict.word(), case.detail),
     }
 }

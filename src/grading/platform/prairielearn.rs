@@ -112,9 +112,11 @@ fn colour(results: &mut Value) {
                 .as_str()
                 .is_some_and(|m| m.starts_with("PASS"));
         if let Some(message) = test["message"].as_str() {
-            let (word, rest) = message.split_once(':').unwrap_or((message, ""));
+            // The verdict's word ends at its colon (or is the whole message).
+            let end = message.find(':').unwrap_or(message.len());
             let colour = if passed { GREEN } else { RED };
-            test["message"] = format!("{colour}{word}{RESET}:{rest}").into();
+            test["message"] =
+                format!("{colour}{}{RESET}{}", &message[..end], &message[end..]).into();
         }
     }
 }
