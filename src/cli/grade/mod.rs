@@ -696,10 +696,11 @@ pub struct PackageArgs {
     /// Gradescope (its default timeout is 600 s), 270 on Vocareum].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     budget: Option<Duration>,
-    /// The Vocareum rubric criterion that gets the score.
+    /// The Vocareum rubric criterion, or the Autolab problem, that gets the score.
     #[arg(long, value_name = "NAME", default_value = "Correctness")]
     criterion: String,
-    /// A second Vocareum criterion that gets the number of byte-exact cases.
+    /// A second Vocareum criterion, or Autolab problem, that gets the number of
+    /// byte-exact cases.
     #[arg(long, value_name = "NAME")]
     exact_criterion: Option<String>,
     /// PrairieLearn: the grading image (info.json's externalGradingOptions.image).

@@ -9,9 +9,8 @@
 
 use serde_json::{json, Map};
 
-use super::cut;
 use super::text::student_report;
-use crate::grading::batch::Verdict;
+use super::{cut, scored};
 use crate::grading::grade::{Policy, StudentGrade};
 use crate::sandbox::Isolation;
 
@@ -42,18 +41,7 @@ pub fn autoresult(
     points: &[f64],
     problems: &Problems,
 ) -> String {
-    let earned: Vec<f64> = grade
-        .cases
-        .iter()
-        .zip(points)
-        .map(|(case, &max)| {
-            if case.verdict == Verdict::Pass {
-                max
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let earned: Vec<f64> = scored(grade, points).map(|(_, earned, _)| earned).collect();
     line(
         problems,
         names,

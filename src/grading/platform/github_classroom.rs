@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::{case_text, fit};
+use super::{case_text, fit, scored};
 use crate::grading::batch::Verdict;
 use crate::grading::grade::StudentGrade;
 use crate::printable::{printable, printable_json};
@@ -25,11 +25,8 @@ const LIMIT: usize = 64 * 1024;
 /// does not build, else `fail` (the reporter fails the check for either).
 pub fn result(grade: &StudentGrade, points: &[f64]) -> Value {
     let unrunnable = grade.missing_file.is_some() || grade.compile_error.is_some();
-    let tests: Vec<Value> = grade
-        .cases
-        .iter()
-        .zip(points)
-        .map(|(case, &max)| {
+    let tests: Vec<Value> = scored(grade, points)
+        .map(|(case, earned, _)| {
             let passed = case.verdict == Verdict::Pass;
             let status = match (passed, unrunnable) {
                 (true, _) => "pass",
@@ -39,7 +36,7 @@ pub fn result(grade: &StudentGrade, points: &[f64]) -> Value {
             test(
                 &printable(&case.case),
                 status,
-                if passed { max } else { 0.0 },
+                earned,
                 case_text(case),
                 case.seconds,
             )

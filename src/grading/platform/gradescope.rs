@@ -6,8 +6,8 @@
 
 use serde_json::{json, Value};
 
-use super::case_text;
 use super::text::student_report;
+use super::{case_text, scored};
 use crate::grading::batch::Verdict;
 use crate::grading::grade::{Policy, StudentGrade, Visibility};
 use crate::printable::{printable, printable_json};
@@ -22,18 +22,14 @@ pub fn results(
     policy: Policy,
     isolation: Isolation,
 ) -> Value {
-    let tests: Vec<Value> = grade
-        .cases
-        .iter()
-        .zip(points)
+    let tests: Vec<Value> = scored(grade, points)
         .zip(visibility)
-        .map(|((case, &max), visibility)| {
-            let passed = case.verdict == Verdict::Pass;
+        .map(|((case, earned, max), visibility)| {
             json!({
                 "name": printable(&case.case),
-                "score": if passed { max } else { 0.0 },
+                "score": earned,
                 "max_score": max,
-                "status": if passed { "passed" } else { "failed" },
+                "status": if case.verdict == Verdict::Pass { "passed" } else { "failed" },
                 "output": case_text(case),
                 "visibility": visibility.word(),
                 "extra_data": { "seconds": case.seconds.max(0.0) },

@@ -139,6 +139,22 @@ fn write_whole(path: &Path, text: &str) -> Result<(), WriteError> {
     })
 }
 
+/// Each case of `grade` with the points it earned and its points (`points`): all
+/// of them if it passed, else none.
+pub fn scored<'a>(
+    grade: &'a StudentGrade,
+    points: &'a [f64],
+) -> impl Iterator<Item = (&'a CaseResult, f64, f64)> {
+    grade.cases.iter().zip(points).map(|(case, &max)| {
+        let earned = if case.verdict == Verdict::Pass {
+            max
+        } else {
+            0.0
+        };
+        (case, earned, max)
+    })
+}
+
 /// What a platform shows of a case: its verdict's word and the row's detail, and
 /// the `check` explanation of an output that did not pass.
 pub fn case_text(case: &CaseResult) -> String {

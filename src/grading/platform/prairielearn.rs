@@ -11,8 +11,7 @@
 use serde_json::{json, Value};
 
 use super::text::student_report;
-use super::{case_text, fit, points as score};
-use crate::grading::batch::Verdict;
+use super::{case_text, fit, points as score, scored};
 use crate::grading::grade::{Policy, StudentGrade};
 use crate::printable::{printable, printable_json};
 use crate::sandbox::Isolation;
@@ -34,12 +33,8 @@ pub fn results(
     policy: Policy,
     isolation: Isolation,
 ) -> Value {
-    let tests: Vec<Value> = grade
-        .cases
-        .iter()
-        .zip(points)
-        .map(|(case, &max)| {
-            let passed = case.verdict == Verdict::Pass;
+    let tests: Vec<Value> = scored(grade, points)
+        .map(|(case, earned, max)| {
             let text = case_text(case);
             let (message, output) = match text.split_once('\n') {
                 Some((first, rest)) => (first.to_string(), rest.to_string()),
@@ -49,7 +44,7 @@ pub fn results(
                 "name": printable(&case.case),
                 "description": format!("the output of case {} compared ({})",
                     printable(&case.case), policy.description()),
-                "points": if passed { max } else { 0.0 },
+                "points": earned,
                 "max_points": max,
                 "message": message,
                 "output": output,
