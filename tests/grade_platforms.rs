@@ -92,8 +92,18 @@ fn open_tempdir() -> tempfile::TempDir {
 /// info.json names, `data/data.json`, and the student's files (`hw.sh` running
 /// `script`, or none).
 fn prairielearn_job(dir: &Path, script: Option<&str>) -> PathBuf {
+    prairielearn_job_of(dir, &[], script)
+}
+
+/// [`prairielearn_job`] of a bundle made with `extra` flags of `package`.
+fn prairielearn_job_of(dir: &Path, extra: &[&str], script: Option<&str>) -> PathBuf {
     let bundle = dir.join("bundle");
-    package_hw_sh("prairielearn", &official(), &bundle, &[]);
+    package_hw_sh("prairielearn", &official(), &bundle, extra);
+    prairielearn_layout(dir, &bundle, script)
+}
+
+/// The job of the PrairieLearn bundle `bundle`.
+fn prairielearn_layout(dir: &Path, bundle: &Path, script: Option<&str>) -> PathBuf {
     let info: Value =
         serde_json::from_slice(&fs::read(bundle.join("questions/reversi/info.json")).unwrap())
             .unwrap();
@@ -227,6 +237,66 @@ fn prairielearn_a_submission_without_its_program_is_not_gradable() {
     assert_eq!(results["gradable"], false, "{results}");
     let errors = results["format_errors"].as_array().unwrap();
     assert!(errors[0].as_str().unwrap().contains("hw.sh"), "{errors:?}");
+}
+
+/// A C++ program that does not build: not gradable either, with the compiler's
+/// words.
+#[test]
+fn prairielearn_a_program_that_does_not_build_is_not_gradable() {
+    let dir = open_tempdir();
+    let bundle = dir.path().join("bundle");
+    let cases = official();
+    let output = grading::reversi(&[
+        "package",
+        "prairielearn",
+        "--cases",
+        cases.to_str().unwrap(),
+        "--out",
+        bundle.to_str().unwrap(),
+        "--student-file",
+        "agent.cpp",
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let html = fs::read_to_string(bundle.join("questions/reversi/question.html")).unwrap();
+    assert!(html.contains(r#"file-names="agent.cpp""#), "{html}");
+    let root = prairielearn_layout(dir.path(), &bundle, None);
+    fs::write(root.join("student/agent.cpp"), "int main( {\n").unwrap();
+    let results = run_prairielearn(dir.path(), &root, "separate-user");
+    assert_eq!(results["gradable"], false, "{results}");
+    let errors = results["format_errors"][0].as_str().unwrap();
+    assert!(errors.contains("does not build"), "{errors}");
+}
+
+/// A program slower than the budget allows: the entrypoint ends, its results
+/// written (the cases it could not run NOT RUN), before PrairieLearn's `timeout`
+/// (the budget and a tenth) would kill the job and keep nothing.
+#[test]
+fn prairielearn_a_slow_program_ends_within_the_jobs_timeout() {
+    let dir = open_tempdir();
+    let extra = ["--budget", "4", "--timeout", "0.5"];
+    let root = prairielearn_job_of(dir.path(), &extra, Some("sleep 60"));
+    let info: Value = serde_json::from_slice(
+        &fs::read(dir.path().join("bundle/questions/reversi/info.json")).unwrap(),
+    )
+    .unwrap();
+    let timeout = info["externalGradingOptions"]["timeout"].as_u64().unwrap();
+    assert_eq!(timeout, 5);
+    let started = std::time::Instant::now();
+    let results = run_prairielearn(dir.path(), &root, "separate-user");
+    let took = started.elapsed().as_secs_f64();
+    assert!(took < timeout as f64, "{took} s");
+    assert_eq!(results["score"].as_f64(), Some(0.0));
+    let messages: Vec<&str> = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|test| test["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 5);
+    assert!(
+        messages.iter().any(|m| m.contains("NOT RUN")),
+        "{messages:?}"
+    );
 }
 
 /// Grading that fails (here the question's cases are missing): a score of 0 and the
