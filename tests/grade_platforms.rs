@@ -688,3 +688,43 @@ fn the_bundles_budgets_fit_their_platforms() {
         .unwrap();
     assert!(text(&listing.stdout).contains("'--budget=160'"));
 }
+
+/// `grade --github-classroom --json` whose report cannot be printed (stdout is
+/// /dev/full) after it appended its result: the error does not add a second,
+/// failed result; one written before any grading (no cases) is the failure's.
+#[test]
+fn github_classroom_keeps_one_result_whatever_fails() {
+    let dir = open_tempdir();
+    let student = dir.path().join("ann");
+    submission(&student, HONEST);
+    let github_output = dir.path().join("github_output");
+    let grade = |cases: &Path| {
+        fs::write(&github_output, "").unwrap();
+        Command::new(BIN)
+            .args(["grade", "--single", "--json", "--github-classroom", "--run"])
+            .arg("sh {submission}/hw.sh")
+            .arg(format!("--cases={}", cases.display()))
+            .arg("--")
+            .arg(&student)
+            .env("GITHUB_OUTPUT", &github_output)
+            .env("TMPDIR", dir.path())
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let lines: Vec<String> = fs::read_to_string(&github_output)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let encoded = lines[0].strip_prefix("result=").unwrap();
+        let decoded = pipe(Command::new("base64").arg("-d"), encoded.as_bytes());
+        serde_json::from_slice::<Value>(&decoded.stdout).unwrap()
+    };
+    let result = grade(&official());
+    assert_eq!(result["status"], "pass", "{result}");
+    let result = grade(&dir.path().join("no-cases"));
+    assert_eq!(result["status"], "error", "{result}");
+    let message = result["tests"][0]["message"].as_str().unwrap();
+    assert!(message.contains("no-cases"), "{message}");
+}
