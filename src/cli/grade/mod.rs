@@ -78,7 +78,7 @@ pub struct GradeArgs {
     run: Option<String>,
     #[command(flatten)]
     languages: LanguageArgs,
-    /// SUBMISSIONS is one student's folder (on Gradescope or Vocareum).
+    /// SUBMISSIONS is one student's folder (on a grading platform).
     #[arg(long)]
     single: bool,
     /// With --single, the student's name in the reports (else the folder's).
