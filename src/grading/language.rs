@@ -287,6 +287,9 @@ pub enum BuildError {
     /// The compiler refused the program, or ran out of its limits.
     #[error("{0}")]
     Compile(String),
+    /// The grading's time budget ended while the build ran (it was killed).
+    #[error("not run: the grading's time budget ended during the program's build")]
+    Budget,
     /// The grader could not run the build or keep what it made.
     #[error("cannot build the program: {0}")]
     Io(#[from] io::Error),
@@ -391,6 +394,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
             )))
         }
         Ending::Stopped => return Err(BuildError::Compile("the build was interrupted".into())),
+        Ending::Deadline => return Err(BuildError::Budget),
         Ending::FilesTooLarge => {}
     }
     if run.files_full {

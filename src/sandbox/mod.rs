@@ -212,6 +212,9 @@ pub enum Ending {
     FilesTooLarge,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
+    /// The sandbox's deadline ([`Sandbox::until`], a grading's time budget) came:
+    /// every process was killed.
+    Deadline,
 }
 
 /// A program's standard output or error: how much it wrote, and its end.
@@ -310,6 +313,8 @@ pub struct Sandbox {
     read_only: Vec<PathBuf>,
     /// The seccomp filter of every run (none when unsandboxed).
     filter: Option<Arc<confine::Filter>>,
+    /// When every run still going is ended ([`Ending::Deadline`]).
+    deadline: Option<Instant>,
 }
 
 impl Sandbox {
@@ -340,6 +345,9 @@ impl Sandbox {
                 reason: "running programs as a separate user needs root".into(),
             });
         }
+        if isolation == Isolation::SeparateUser {
+            separate_user::adopt_orphans();
+        }
         let filter = match isolation {
             Isolation::Unsandboxed => None,
             Isolation::Bubblewrap | Isolation::SeparateUser => {
@@ -356,6 +364,7 @@ impl Sandbox {
             limits,
             read_only,
             filter,
+            deadline: None,
         };
         if isolation == Isolation::Bubblewrap {
             sandbox.probe()?;
@@ -384,6 +393,19 @@ impl Sandbox {
         sandbox.limits.wall = wall;
         sandbox.limits.run_cpu = None;
         sandbox
+    }
+
+    /// The same sandbox, whose runs still going at `deadline` (if any) are ended
+    /// there ([`Ending::Deadline`]): a grading's time budget.
+    pub fn until(&self, deadline: Option<Instant>) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.deadline = deadline;
+        sandbox
+    }
+
+    /// The deadline of its runs, if any ([`Sandbox::until`]).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// The same sandbox, also showing `path` read-only (a student's folder).
@@ -689,6 +711,7 @@ impl Sandbox {
             limits: &self.limits,
             meter: &meter,
             started,
+            deadline: self.deadline,
             // Without a tmpfs of their bound, the run's files are measured.
             files_over: (!folder.mounted()).then_some(&over_bound),
         };

@@ -99,9 +99,10 @@ pub struct GradeArgs {
     /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
-    /// The time the whole grading may take, in seconds: a case (or a build) that
-    /// could not finish by then, its time limits spent, is not run ("not run: the
-    /// grading's time budget was spent", 0 points) [default: no limit].
+    /// The time the whole grading may take, in seconds: cases (and builds) start
+    /// while it lasts; what still runs when it ends is ended, and what did not start
+    /// is not run (NOT RUN, 0 points); every case that finished keeps its points
+    /// [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     budget: Option<Duration>,
     /// Go on with an earlier grading of this class that was stopped (killed, Ctrl-C,
@@ -281,7 +282,9 @@ fn grade(args: &GradeArgs) -> Result<()> {
         shard: args.shard,
     })?;
     let targets = targets(args)?;
-    let sandbox = args.sandbox.timed(args.timeout)?;
+    let deadline = args.budget.map(|budget| started + budget);
+    // (what still runs when the budget ends is ended then: its case NOT RUN)
+    let sandbox = args.sandbox.timed(args.timeout)?.until(deadline);
     class.admit(&sandbox)?;
     let policy = match args.compare {
         CompareArg::Strict => Policy::Strict,
@@ -302,7 +305,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         jobs,
         stop: Some(sandbox::stop_flag()),
         slots: None,
-        deadline: args.budget.map(|budget| started + budget),
+        deadline,
     };
     let (mut journal, kept) = open_journal(args, &class, submissions, cases)?;
     let to_grade: Vec<(usize, Submission)> = class

@@ -139,7 +139,7 @@ pub(super) fn run_program(
     };
     let ended = match run.ending {
         Ending::FilesTooLarge => Some((Verdict::OutputTooLarge, files())),
-        ending if run.files_full && ending != Ending::Stopped => {
+        ending if run.files_full && ending != Ending::Stopped && ending != Ending::Deadline => {
             Some((Verdict::OutputTooLarge, files()))
         }
         Ending::Exited(0) => None,
@@ -171,6 +171,7 @@ pub(super) fn run_program(
                 stderr()
             ),
         )),
+        Ending::Deadline => Some((Verdict::NotRun, super::BUDGET_ENDED.into())),
         Ending::Stopped => Some((
             Verdict::Interrupted,
             "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run \

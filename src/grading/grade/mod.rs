@@ -616,8 +616,9 @@ pub struct GradeOptions<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Program runs allowed at once across students graded side by side.
     pub slots: Option<&'a Slots>,
-    /// When the grading's time budget ends (`--budget`): what cannot finish by then
-    /// is not run ([`batch::BUDGET_SPENT`]).
+    /// When the grading's time budget ends (`--budget`): nothing starts later
+    /// ([`batch::BUDGET_SPENT`]); `sandbox` should end what still runs then
+    /// ([`crate::sandbox::Sandbox::until`], [`batch::BUDGET_ENDED`]).
     pub deadline: Option<std::time::Instant>,
 }
 
@@ -666,8 +667,7 @@ fn grade_program(
                     points,
                 ));
             };
-            let worst = toolchain.build_time + options.sandbox.limits().wall;
-            if found.language.built() && !batch::covers(options.deadline, worst) {
+            if found.language.built() && !batch::time_left(options.deadline) {
                 let spent = batch::BUDGET_SPENT;
                 let mut grade = StudentGrade::not_run(name, Verdict::NotRun, spent, cases, points);
                 grade.program = Some(found.description());
@@ -677,6 +677,13 @@ fn grade_program(
                 Ok(built) => (built.command, Some(found.description()), built.build),
                 Err(BuildError::Compile(error)) => {
                     let mut grade = StudentGrade::unbuilt(name, error, cases, points);
+                    grade.program = Some(found.description());
+                    return Ok(grade);
+                }
+                Err(BuildError::Budget) => {
+                    let ended = batch::BUDGET_ENDED;
+                    let mut grade =
+                        StudentGrade::not_run(name, Verdict::NotRun, ended, cases, points);
                     grade.program = Some(found.description());
                     return Ok(grade);
                 }
