@@ -14,7 +14,7 @@ use crate::grading::batch::{find_cases, CaseResult};
 use crate::grading::grade::journal;
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
-    GradeOptions, Policy, ProgramSpec, StudentGrade, Submission, PLACEHOLDER,
+    GradeOptions, Policy, ProgramSpec, Scoring, StudentGrade, Submission, PLACEHOLDER,
 };
 use crate::grading::language::{Language, Toolchain};
 use crate::grading::package as bundle;
@@ -95,6 +95,9 @@ pub struct GradeArgs {
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = parse_points)]
     points: f64,
+    /// How the cases passed make the score; every report states it.
+    #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
+    score: ScoreArg,
     /// CPU time of each run (all its processes and threads), in seconds, with a
     /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
@@ -230,6 +233,25 @@ enum CompareArg {
     Lenient,
 }
 
+/// `--score`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ScoreArg {
+    /// The points of the cases passed (`--points`, `points` files).
+    Points,
+    /// As the Fall 2014 grading agent: 100 when every case passes, else 50 x passed
+    /// / cases (with --compare lenient, its grading).
+    F2014,
+}
+
+impl ScoreArg {
+    fn scoring(self) -> Scoring {
+        match self {
+            ScoreArg::Points => Scoring::Points,
+            ScoreArg::F2014 => Scoring::F2014,
+        }
+    }
+}
+
 /// The grading was interrupted: what was done is reported (exit 130).
 #[derive(Debug, thiserror::Error)]
 #[error("interrupted: {done} of {total} students graded; their reports are written{resume}")]
@@ -329,7 +351,16 @@ fn grade(args: &GradeArgs) -> Result<()> {
     // Every report is replaced whole (a temporary file renamed): written before the
     // first case and again as cases (one student) or students (a class) finish, a
     // kill at any moment leaves the last complete one.
+    let scoring = args.score.scoring();
+    // (the journal keeps the grades as graded; every report and row shows them scored)
+    let scored = |grade: &StudentGrade| {
+        let mut grade = grade.clone();
+        scoring.apply(&mut grade);
+        grade
+    };
     let write = |grades: &[StudentGrade]| {
+        let grades: Vec<StudentGrade> = grades.iter().map(scored).collect();
+        let grades = grades.as_slice();
         platform::write_reports(
             &targets,
             grades,
@@ -362,7 +393,8 @@ fn grade(args: &GradeArgs) -> Result<()> {
         while let Some(grade) = all.get(shown).and_then(Option::as_ref) {
             progress.graded();
             if !args.json && printed.is_ok() {
-                printed = progress.suspend(|| print_out(&student_row(grade, width)));
+                let grade = scored(grade);
+                printed = progress.suspend(|| print_out(&student_row(&grade, width)));
             }
             shown += 1;
         }
@@ -394,12 +426,13 @@ fn grade(args: &GradeArgs) -> Result<()> {
             }
         }
     })?;
-    let grades: Vec<StudentGrade> = all.into_iter().flatten().collect();
+    let graded: Vec<StudentGrade> = all.into_iter().flatten().collect();
     progress.finish();
     printed?;
     written?;
-    write(&grades)?;
-    let whole = grades.len() == class.submissions.len() && grades.iter().all(journal::is_whole);
+    write(&graded)?;
+    let grades: Vec<StudentGrade> = graded.iter().map(scored).collect();
+    let whole = graded.len() == class.submissions.len() && graded.iter().all(journal::is_whole);
     let resume = match journal {
         // A grading that ends with every student graded needs no journal.
         Some(journal) if whole => {
@@ -414,6 +447,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
     if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
+            "scoring": scoring,
             "isolation": sandbox.isolation(),
             "students": grades,
         });
@@ -423,7 +457,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        print_out(&totals(&grades, policy, sandbox.isolation()))?;
+        print_out(&totals(&grades, policy, scoring, sandbox.isolation()))?;
     }
     let total = class.submissions.len();
     if grades.len() < total || grades.iter().any(|g| g.interrupted) {
@@ -490,7 +524,12 @@ fn student_row(grade: &StudentGrade, width: usize) -> String {
 
 /// The totals: how many students passed every case, under the policy and byte for
 /// byte, and the mean score.
-fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Isolation) -> String {
+fn totals(
+    grades: &[StudentGrade],
+    policy: Policy,
+    scoring: Scoring,
+    isolation: crate::sandbox::Isolation,
+) -> String {
     let count = grades.len();
     let all = grades.iter().filter(|g| g.passed == g.total).count();
     let exact = grades.iter().filter(|g| g.byte_exact == g.total).count();
@@ -501,9 +540,12 @@ fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Is
     };
     let max = grades.first().map_or(0.0, |g| g.max_score);
     let students = if count == 1 { "student" } else { "students" };
+    let scoring = scoring
+        .description()
+        .map_or_else(String::new, |rule| format!("scoring: {rule}\n"));
     format!(
         "{count} {students}: mean score {}/{}; {all} passed every case ({}), {exact} byte for \
-         byte\nisolation: {}\n",
+         byte\n{scoring}isolation: {}\n",
         platform::points(mean),
         platform::points(max),
         policy.description(),
@@ -535,6 +577,9 @@ pub struct PackageArgs {
     /// How a case passes.
     #[arg(long, value_enum, default_value_t = CompareArg::Strict)]
     compare: CompareArg,
+    /// How the cases passed make the score (as `grade --score`).
+    #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
+    score: ScoreArg,
     /// A Debian package the platform's image needs for the students' language
     /// (python3, openjdk-17-jdk, g++; Gradescope's setup.sh installs them).
     #[arg(long = "apt", value_name = "PACKAGE")]
@@ -613,6 +658,9 @@ impl PackageArgs {
         }
         if let Some(points) = self.points {
             flags.push(format!("--points={points}"));
+        }
+        if let ScoreArg::F2014 = self.score {
+            flags.push("--score=f2014".into());
         }
         if let Some(exact) = &self.exact_criterion {
             flags.push(format!("--exact-criterion={exact}"));

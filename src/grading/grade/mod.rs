@@ -22,9 +22,11 @@ use crate::sandbox::{Sandbox, SandboxError};
 mod class;
 mod command;
 pub mod journal;
+mod scoring;
 
 pub use class::{grade_class, ClassEvent};
 pub use command::{locate, substitute, PLACEHOLDER};
+pub use scoring::Scoring;
 
 /// Why a class cannot be graded (bad arguments: exit 2).
 #[derive(Debug, Error)]
@@ -414,10 +416,13 @@ pub struct StudentGrade {
     pub program: Option<String>,
     /// Each case run, in case order.
     pub cases: Vec<CaseResult>,
-    /// Points of the cases passed under the policy.
+    /// Points of the cases passed under the policy (or the score under `scoring`).
     pub score: f64,
-    /// Points of all cases.
+    /// Points of all cases (or the most under `scoring`).
     pub max_score: f64,
+    /// The rule that made `score` from the cases passed.
+    #[serde(default)]
+    pub scoring: Scoring,
     /// Cases passed under the policy.
     pub passed: usize,
     /// Cases byte for byte right, whatever the policy.
@@ -443,6 +448,7 @@ impl StudentGrade {
             program: None,
             score: 0.0,
             max_score: points.iter().sum(),
+            scoring: Scoring::Points,
             passed: 0,
             byte_exact: 0,
             total: points.len(),
