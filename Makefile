@@ -10,11 +10,14 @@ QUICK_BIN := $(TARGET_DIR)/quick/reversi
 .PHONY: run test lint bench build quick tree-screenshot validators static bullseye
 
 # The report tests validate with real validators: Python's xmlschema (JUnit against
-# Jenkins' junit-10.xsd) and jsonschema (Gradescope's results.json), from PyPI.
+# Jenkins' junit-10.xsd), jsonschema (Gradescope's results.json, CodeRunner's
+# outcome) and markdown-it-py (Gradescope's Markdown, rendered), from PyPI.
 VALIDATORS := $(CURDIR)/target/validators
 validators:
-	test -x $(VALIDATORS)/bin/python && $(VALIDATORS)/bin/python -c 'import xmlschema, jsonschema' || \
-	  { python3 -m venv $(VALIDATORS) && $(VALIDATORS)/bin/pip install --quiet xmlschema jsonschema; }
+	test -x $(VALIDATORS)/bin/python && \
+	  $(VALIDATORS)/bin/python -c 'import xmlschema, jsonschema, markdown_it' || \
+	  { python3 -m venv $(VALIDATORS) && \
+	    $(VALIDATORS)/bin/pip install --quiet xmlschema jsonschema markdown-it-py; }
 
 build:
 	$(CARGO) build --release --locked

@@ -132,6 +132,18 @@ pub struct GradeArgs {
     /// Write Gradescope's results.json to this file (with --single).
     #[arg(long, value_name = "FILE", requires = "single")]
     gradescope: Option<PathBuf>,
+    /// The outputs of results.json: text, or Markdown (Gradescope's
+    /// `output_format: "md"`: the report and each explanation in code blocks).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Text)]
+    gradescope_format: FormatArg,
+    /// Write Moodle VPL's evaluation lines (`Comment :=>>` and a last `Grade :=>>`)
+    /// to this file (with --single), for the evaluation script to print.
+    #[arg(long, value_name = "FILE", requires = "single")]
+    vpl: Option<PathBuf>,
+    /// Write a CodeRunner combinator grader's JSON (fraction, testresults,
+    /// prologuehtml) to this file (with --single), for the template to print.
+    #[arg(long, value_name = "FILE", requires = "single")]
+    coderunner: Option<PathBuf>,
     /// Write Vocareum's grade file and report to $vocareumGradeFile and
     /// $vocareumReportFile (with --single).
     #[arg(long, requires = "single")]
@@ -231,6 +243,15 @@ enum CompareArg {
     /// As the Fall 2014 grader: CR, trailing whitespace and trailing blank lines
     /// ignored.
     Lenient,
+}
+
+/// `--gradescope-format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// Markdown.
+    Md,
 }
 
 /// `--score`.
@@ -500,6 +521,12 @@ fn targets(args: &GradeArgs) -> Result<Targets, GradeError> {
         reports: args.reports.clone(),
         junit: args.junit.clone(),
         gradescope: args.gradescope.clone(),
+        gradescope_format: match args.gradescope_format {
+            FormatArg::Text => platform::gradescope::OutputFormat::Text,
+            FormatArg::Md => platform::gradescope::OutputFormat::Markdown,
+        },
+        vpl: args.vpl.clone(),
+        coderunner: args.coderunner.clone(),
         vocareum,
     })
 }
@@ -580,6 +607,9 @@ pub struct PackageArgs {
     /// How the cases passed make the score (as `grade --score`).
     #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
     score: ScoreArg,
+    /// Gradescope's outputs in text or Markdown (as `grade --gradescope-format`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Text)]
+    gradescope_format: FormatArg,
     /// A Debian package the platform's image needs for the students' language
     /// (python3, openjdk-17-jdk, g++; Gradescope's setup.sh installs them).
     #[arg(long = "apt", value_name = "PACKAGE")]
@@ -661,6 +691,9 @@ impl PackageArgs {
         }
         if let ScoreArg::F2014 = self.score {
             flags.push("--score=f2014".into());
+        }
+        if let (PlatformArg::Gradescope, FormatArg::Md) = (self.platform, self.gradescope_format) {
+            flags.push("--gradescope-format=md".into());
         }
         if let Some(exact) = &self.exact_criterion {
             flags.push(format!("--exact-criterion={exact}"));
