@@ -38,6 +38,7 @@ pub use cgroup::Exhausted;
 use child::{ChildSide, RawLimits};
 pub use clock::wall_net;
 use clock::{CpuMeter, MachineTicks};
+pub use files::BuildFolder;
 use files::{capture, capture_file, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};

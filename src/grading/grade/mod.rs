@@ -704,7 +704,7 @@ fn grade_program(
         }
     };
     let sandbox = match &build {
-        Some(build) => shown.showing(build.path())?,
+        Some(build) => shown.showing(&build.path())?,
         None => shown,
     };
     let batch_options = BatchOptions {
