@@ -7,7 +7,7 @@ TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 BIN := $(TARGET_DIR)/release/reversi
 QUICK_BIN := $(TARGET_DIR)/quick/reversi
 
-.PHONY: run test lint bench build quick tree-screenshot validators static bullseye
+.PHONY: run test lint bench build quick tree-screenshot validators static bullseye slurm
 
 # The report tests validate with real validators: Python's xmlschema (JUnit against
 # Jenkins' junit-10.xsd), jsonschema (Gradescope's results.json, CodeRunner's
@@ -18,6 +18,14 @@ validators:
 	  $(VALIDATORS)/bin/python -c 'import xmlschema, jsonschema, markdown_it' || \
 	  { python3 -m venv $(VALIDATORS) && \
 	    $(VALIDATORS)/bin/pip install --quiet xmlschema jsonschema markdown-it-py; }
+
+# tests/grade_slurm.rs starts a one-node Slurm cluster of its own (its configuration,
+# key and ports): Debian's daemons and client, installed once (about 20 s).
+slurm:
+	command -v slurmctld >/dev/null && command -v slurmd >/dev/null && \
+	  command -v sbatch >/dev/null && command -v munged >/dev/null || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	      --no-install-recommends slurmctld slurmd slurm-client munge; }
 
 build:
 	$(CARGO) build --release --locked
@@ -47,6 +55,7 @@ test: validators
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update && apt-get install -y chromium chromium-driver; }
 	command -v debootstrap >/dev/null || { apt-get update && apt-get install -y debootstrap; }
+	$(MAKE) slurm
 	$(MAKE) -j2 bullseye static STATIC_PROFILE=static-check
 	$(CARGO) test --locked
 
