@@ -94,9 +94,9 @@ pub fn serialize_names<S: serde::Serializer>(
     serializer.collect_seq(names.iter().map(|name| printable(name)))
 }
 
-/// `text` (already printable) as HTML text or an attribute's value: `&`, `<`, `>`,
-/// `"` and `'` written as character references, so that nothing in it opens an
-/// element or ends an attribute.
+/// `text` (already printable) as HTML or XML text or an attribute's value: `&`,
+/// `<`, `>`, `"` and `'` written as entity references, so that nothing in it opens
+/// an element or ends an attribute.
 pub fn html_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -105,7 +105,7 @@ pub fn html_text(text: &str) -> String {
             '<' => out += "&lt;",
             '>' => out += "&gt;",
             '"' => out += "&quot;",
-            '\'' => out += "&#39;",
+            '\'' => out += "&apos;",
             c => out.push(c),
         }
     }
@@ -183,7 +183,7 @@ mod tests {
     fn html_and_markdown_show_the_text_as_it_is() {
         assert_eq!(
             html_text("<a href=\"x\">'&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;"
         );
         assert_eq!(
             markdown_text("**b** [l](u) <i>&amp; # x_y"),

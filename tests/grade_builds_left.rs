@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use grading::{official, remove_cgroups_of, text, BIN};
+use grading::{one_case, remove_cgroups_of, text, BIN};
 
 /// The build folders in `tmp`.
 fn builds(tmp: &Path) -> Vec<PathBuf> {
@@ -33,15 +33,7 @@ fn builds(tmp: &Path) -> Vec<PathBuf> {
 
 /// A folder of `dir` with the official case1, closed to others.
 fn cases(dir: &Path) -> PathBuf {
-    let cases = dir.join("cases");
-    fs::create_dir_all(cases.join("case1")).unwrap();
-    for file in ["input.txt", "output.txt"] {
-        fs::copy(
-            official().join("case1").join(file),
-            cases.join("case1").join(file),
-        )
-        .unwrap();
-    }
+    let cases = one_case(dir);
     fs::set_permissions(&cases, fs::Permissions::from_mode(0o700)).unwrap();
     cases
 }

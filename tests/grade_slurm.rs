@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
-use grading::{official, text, BIN};
+use grading::{junit_without_times, official, text, without_times, BIN};
 
 /// The daemons of the cluster, ended (and their logs shown on failure) when dropped.
 struct Cluster {
@@ -242,38 +242,6 @@ fn documented_script() -> String {
         + 6;
     let end = start + page[start..].find("```").unwrap();
     page[start..end].to_string()
-}
-
-/// `value` with every `seconds` set to 0.
-fn without_times(mut value: Value) -> Value {
-    fn walk(value: &mut Value) {
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map.iter_mut() {
-                    if key == "seconds" {
-                        *item = Value::from(0);
-                    } else {
-                        walk(item);
-                    }
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(walk),
-            _ => {}
-        }
-    }
-    walk(&mut value);
-    value
-}
-
-/// JUnit XML with every `time="..."` emptied.
-fn junit_without_times(xml: &str) -> String {
-    xml.split("time=\"")
-        .enumerate()
-        .map(|(i, part)| match i {
-            0 => part.to_string(),
-            _ => format!("time=\"{}", &part[part.find('"').unwrap()..]),
-        })
-        .collect()
 }
 
 #[test]
