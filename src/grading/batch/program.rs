@@ -137,6 +137,15 @@ pub(super) fn run_program(
             limits.file_size >> 20
         )
     };
+    if let (Ending::Deadline, Some(first)) = (run.ending, &first) {
+        // (the first run's verdict stands, as where the budget could not cover the
+        // second)
+        let detail = format!(
+            "{first} (on a loaded machine; run again alone, it was ended by the end of the \
+             grading's time budget)"
+        );
+        return Ok(Produced::Failed(Verdict::Timeout, detail, stderr_cr));
+    }
     let ended = match run.ending {
         Ending::FilesTooLarge => Some((Verdict::OutputTooLarge, files())),
         ending if run.files_full && ending != Ending::Stopped && ending != Ending::Deadline => {
