@@ -4,7 +4,8 @@
 //! Moodle VPL's evaluation lines read as VPL reads them, a CodeRunner combinator
 //! grader's JSON against its schema, JUnit as CodeGrade reads it from
 //! `$CG_JUNIT_XML_LOCATION` (and Jenkins' junit-10.xsd), Gradescope's Markdown
-//! against its schema and rendered by a CommonMark renderer.
+//! against its schema and rendered by a CommonMark renderer. Case5 is hidden: a
+//! hidden row in CodeRunner's table.
 
 #[path = "common/grading.rs"]
 mod grading;
@@ -12,7 +13,7 @@ mod grading;
 mod validators;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use grading::{grade_hw_sh, official, reversi_with, text, BIN};
 use validators::{render_markdown, validate_coderunner, validate_gradescope, validate_junit};
@@ -67,12 +68,29 @@ struct Reports {
     gradescope: serde_json::Value,
 }
 
+/// The official cases, case5 hidden.
+fn cases(dir: &Path) -> PathBuf {
+    let cases = dir.join("cases");
+    for case in ["case1", "case2", "case3", "case4", "case5"] {
+        fs::create_dir_all(cases.join(case)).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(
+                official().join(case).join(file),
+                cases.join(case).join(file),
+            )
+            .unwrap();
+        }
+    }
+    fs::write(cases.join("case5/visibility"), "hidden\n").unwrap();
+    cases
+}
+
 fn grade(dir: &Path, student: &Student) -> Reports {
     let folder = dir.join("submission");
     fs::create_dir_all(&folder).unwrap();
     fs::write(folder.join("hw.sh"), format!("{}\n", student.script)).unwrap();
     let file = |name: &str| dir.join(name);
-    let mut args = grade_hw_sh(&folder, &official());
+    let mut args = grade_hw_sh(&folder, &cases(dir));
     args.extend(["--single".into(), "--name".into(), student.name.into()]);
     let output = reversi_with(
         &args,
@@ -196,6 +214,9 @@ fn every_report_form_keeps_to_its_contract_and_shows_student_text_as_text() {
         assert_eq!(rows.len(), 6);
         let correct = rows[1..].iter().filter(|r| r[3] == 1).count();
         assert_eq!(correct, passed, "{who}");
+        // (case5 is hidden: a row the student does not see)
+        let hidden: Vec<u64> = rows[1..].iter().map(|r| r[4].as_u64().unwrap()).collect();
+        assert_eq!(hidden, [0, 0, 0, 0, 1]);
         let prologue = outcome["prologuehtml"].as_str().unwrap();
         let mut bare = prologue.to_string();
         for tag in ["<p>", "</p>", "<b>", "</b>", "<pre>", "</pre>"] {
