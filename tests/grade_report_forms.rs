@@ -15,7 +15,7 @@ mod validators;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use grading::{grade_hw_sh, official, reversi_with, text, BIN};
+use grading::{grade_hw_sh, official_copy, reversi_with, text, BIN};
 use validators::{render_markdown, validate_coderunner, validate_gradescope, validate_junit};
 
 /// What the hostile program writes: a grade line, a comment title, HTML, Markdown,
@@ -70,17 +70,7 @@ struct Reports {
 
 /// The official cases, case5 hidden.
 fn cases(dir: &Path) -> PathBuf {
-    let cases = dir.join("cases");
-    for case in ["case1", "case2", "case3", "case4", "case5"] {
-        fs::create_dir_all(cases.join(case)).unwrap();
-        for file in ["input.txt", "output.txt"] {
-            fs::copy(
-                official().join(case).join(file),
-                cases.join(case).join(file),
-            )
-            .unwrap();
-        }
-    }
+    let cases = official_copy(dir);
     fs::write(cases.join("case5/visibility"), "hidden\n").unwrap();
     cases
 }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
-use grading::{junit_without_times, official, text, without_times, BIN};
+use grading::{junit_without_times, official, official_copy, text, without_times, BIN};
 
 /// The daemons of the cluster, ended (and their logs shown on failure) when dropped.
 struct Cluster {
@@ -248,18 +248,7 @@ fn documented_script() -> String {
 fn the_documented_slurm_array_job_grades_the_class_in_shards() {
     let dir = tempfile::tempdir().unwrap();
     let class = class(dir.path());
-    let cases = dir.path().join("cases");
-    fs::create_dir_all(&cases).unwrap();
-    for case in ["case1", "case2", "case3", "case4", "case5"] {
-        fs::create_dir_all(cases.join(case)).unwrap();
-        for file in ["input.txt", "output.txt"] {
-            fs::copy(
-                official().join(case).join(file),
-                cases.join(case).join(file),
-            )
-            .unwrap();
-        }
-    }
+    let cases = official_copy(dir.path());
     let (_cluster, conf) = start_cluster(&dir.path().join("slurm"));
     // The script as the page has it, its paths and program those of this test.
     let script = documented_script()

@@ -32,6 +32,22 @@ pub fn one_case(dir: &Path) -> PathBuf {
     cases
 }
 
+/// A copy of the official cases in `dir/cases`, to add files beside them.
+pub fn official_copy(dir: &Path) -> PathBuf {
+    let cases = dir.join("cases");
+    for case in ["case1", "case2", "case3", "case4", "case5"] {
+        fs::create_dir_all(cases.join(case)).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(
+                official().join(case).join(file),
+                cases.join(case).join(file),
+            )
+            .unwrap();
+        }
+    }
+    cases
+}
+
 /// Runs the binary with `args`.
 pub fn reversi(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
