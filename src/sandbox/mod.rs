@@ -404,11 +404,6 @@ impl Sandbox {
         sandbox
     }
 
-    /// The deadline of its runs, if any ([`Sandbox::until`]).
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
-    }
-
     /// The same sandbox, also showing `path` read-only (a student's folder).
     pub fn showing(&self, path: &Path) -> Result<Sandbox, SandboxError> {
         let mut sandbox = self.clone();
