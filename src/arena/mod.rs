@@ -169,7 +169,7 @@ fn ask(
         )),
         SandboxEnding::Signal(signal) => Err(format!("killed by signal {signal}")),
         SandboxEnding::FilesTooLarge => Err("its files passed their bound: killed".into()),
-        SandboxEnding::Stopped => Err("interrupted: killed".into()),
+        SandboxEnding::Stopped | SandboxEnding::Deadline => Err("interrupted: killed".into()),
         SandboxEnding::Exited(0) if run.stdout.size > TAIL_BYTES as u64 => {
             Err(format!("printed {} bytes", run.stdout.size))
         }

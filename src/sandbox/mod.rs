@@ -38,6 +38,7 @@ pub use cgroup::Exhausted;
 use child::{ChildSide, RawLimits};
 pub use clock::wall_net;
 use clock::{CpuMeter, MachineTicks};
+pub use files::BuildFolder;
 use files::{capture, capture_file, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
@@ -212,6 +213,9 @@ pub enum Ending {
     FilesTooLarge,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
+    /// The sandbox's deadline ([`Sandbox::until`], a grading's time budget) came:
+    /// every process was killed.
+    Deadline,
 }
 
 /// A program's standard output or error: how much it wrote, and its end.
@@ -310,6 +314,8 @@ pub struct Sandbox {
     read_only: Vec<PathBuf>,
     /// The seccomp filter of every run (none when unsandboxed).
     filter: Option<Arc<confine::Filter>>,
+    /// When every run still going is ended ([`Ending::Deadline`]).
+    deadline: Option<Instant>,
 }
 
 impl Sandbox {
@@ -340,6 +346,9 @@ impl Sandbox {
                 reason: "running programs as a separate user needs root".into(),
             });
         }
+        if isolation == Isolation::SeparateUser {
+            separate_user::adopt_orphans();
+        }
         let filter = match isolation {
             Isolation::Unsandboxed => None,
             Isolation::Bubblewrap | Isolation::SeparateUser => {
@@ -356,6 +365,7 @@ impl Sandbox {
             limits,
             read_only,
             filter,
+            deadline: None,
         };
         if isolation == Isolation::Bubblewrap {
             sandbox.probe()?;
@@ -383,6 +393,14 @@ impl Sandbox {
         let mut sandbox = self.clone();
         sandbox.limits.wall = wall;
         sandbox.limits.run_cpu = None;
+        sandbox
+    }
+
+    /// The same sandbox, whose runs still going at `deadline` (if any) are ended
+    /// there ([`Ending::Deadline`]): a grading's time budget.
+    pub fn until(&self, deadline: Option<Instant>) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.deadline = deadline;
         sandbox
     }
 
@@ -689,6 +707,7 @@ impl Sandbox {
             limits: &self.limits,
             meter: &meter,
             started,
+            deadline: self.deadline,
             // Without a tmpfs of their bound, the run's files are measured.
             files_over: (!folder.mounted()).then_some(&over_bound),
         };

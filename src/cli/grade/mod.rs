@@ -14,7 +14,7 @@ use crate::grading::batch::{find_cases, CaseResult};
 use crate::grading::grade::journal;
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
-    GradeOptions, Policy, ProgramSpec, StudentGrade, Submission, PLACEHOLDER,
+    GradeOptions, Policy, ProgramSpec, Scoring, StudentGrade, Submission, PLACEHOLDER,
 };
 use crate::grading::language::{Language, Toolchain};
 use crate::grading::package as bundle;
@@ -95,13 +95,17 @@ pub struct GradeArgs {
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = parse_points)]
     points: f64,
+    /// How the cases passed make the score; every report states it.
+    #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
+    score: ScoreArg,
     /// CPU time of each run (all its processes and threads), in seconds, with a
     /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
-    /// The time the whole grading may take, in seconds: a case (or a build) that
-    /// could not finish by then, its time limits spent, is not run ("not run: the
-    /// grading's time budget was spent", 0 points) [default: no limit].
+    /// The time the whole grading may take, in seconds: cases (and builds) start
+    /// while it lasts; what still runs when it ends is ended, and what did not start
+    /// is not run (NOT RUN, 0 points); every case that finished keeps its points
+    /// [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     budget: Option<Duration>,
     /// Go on with an earlier grading of this class that was stopped (killed, Ctrl-C,
@@ -128,6 +132,18 @@ pub struct GradeArgs {
     /// Write Gradescope's results.json to this file (with --single).
     #[arg(long, value_name = "FILE", requires = "single")]
     gradescope: Option<PathBuf>,
+    /// The outputs of results.json: text, or Markdown (Gradescope's
+    /// `output_format: "md"`: the report and each explanation in code blocks).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Text)]
+    gradescope_format: FormatArg,
+    /// Write Moodle VPL's evaluation lines (`Comment :=>>` and a last `Grade :=>>`)
+    /// to this file (with --single), for the evaluation script to print.
+    #[arg(long, value_name = "FILE", requires = "single")]
+    vpl: Option<PathBuf>,
+    /// Write a CodeRunner combinator grader's JSON (fraction, testresults,
+    /// prologuehtml) to this file (with --single), for the template to print.
+    #[arg(long, value_name = "FILE", requires = "single")]
+    coderunner: Option<PathBuf>,
     /// Write Vocareum's grade file and report to $vocareumGradeFile and
     /// $vocareumReportFile (with --single).
     #[arg(long, requires = "single")]
@@ -243,6 +259,34 @@ enum CompareArg {
     /// As the Fall 2014 grader: CR, trailing whitespace and trailing blank lines
     /// ignored.
     Lenient,
+}
+
+/// `--gradescope-format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// Markdown.
+    Md,
+}
+
+/// `--score`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ScoreArg {
+    /// The points of the cases passed (`--points`, `points` files).
+    Points,
+    /// As the Fall 2014 grading agent: 100 when every case passes, else 50 x passed
+    /// / cases (with --compare lenient, its grading).
+    F2014,
+}
+
+impl ScoreArg {
+    fn scoring(self) -> Scoring {
+        match self {
+            ScoreArg::Points => Scoring::Points,
+            ScoreArg::F2014 => Scoring::F2014,
+        }
+    }
 }
 
 /// The grading was interrupted: what was done is reported (exit 130).
@@ -386,7 +430,9 @@ fn grade(args: &GradeArgs) -> Result<()> {
             .into());
         }
     }
-    let sandbox = args.sandbox.timed(args.timeout)?;
+    let deadline = args.budget.map(|budget| started + budget);
+    // (what still runs when the budget ends is ended then: its case NOT RUN)
+    let sandbox = args.sandbox.timed(args.timeout)?.until(deadline);
     class.admit(&sandbox)?;
     let policy = match args.compare {
         CompareArg::Strict => Policy::Strict,
@@ -407,7 +453,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         jobs,
         stop: Some(sandbox::stop_flag()),
         slots: None,
-        deadline: args.budget.map(|budget| started + budget),
+        deadline,
     };
     let (mut journal, kept) = open_journal(args, &class, submissions, cases)?;
     let to_grade: Vec<(usize, Submission)> = class
@@ -431,7 +477,16 @@ fn grade(args: &GradeArgs) -> Result<()> {
     // Every report is replaced whole (a temporary file renamed): written before the
     // first case and again as cases (one student) or students (a class) finish, a
     // kill at any moment leaves the last complete one.
+    let scoring = args.score.scoring();
+    // (the journal keeps the grades as graded; every report and row shows them scored)
+    let scored = |grade: &StudentGrade| {
+        let mut grade = grade.clone();
+        scoring.apply(&mut grade);
+        grade
+    };
     let write = |grades: &[StudentGrade]| {
+        let grades: Vec<StudentGrade> = grades.iter().map(scored).collect();
+        let grades = grades.as_slice();
         platform::write_reports(
             &targets,
             grades,
@@ -464,7 +519,8 @@ fn grade(args: &GradeArgs) -> Result<()> {
         while let Some(grade) = all.get(shown).and_then(Option::as_ref) {
             progress.graded();
             if !args.json && !args.autolab && printed.is_ok() {
-                printed = progress.suspend(|| print_out(&student_row(grade, width)));
+                let grade = scored(grade);
+                printed = progress.suspend(|| print_out(&student_row(&grade, width)));
             }
             shown += 1;
         }
@@ -496,12 +552,13 @@ fn grade(args: &GradeArgs) -> Result<()> {
             }
         }
     })?;
-    let grades: Vec<StudentGrade> = all.into_iter().flatten().collect();
+    let graded: Vec<StudentGrade> = all.into_iter().flatten().collect();
     progress.finish();
     printed?;
     written?;
-    write(&grades)?;
-    let whole = grades.len() == class.submissions.len() && grades.iter().all(journal::is_whole);
+    write(&graded)?;
+    let grades: Vec<StudentGrade> = graded.iter().map(scored).collect();
+    let whole = graded.len() == class.submissions.len() && graded.iter().all(journal::is_whole);
     let resume = match journal {
         // A grading that ends with every student graded needs no journal.
         Some(journal) if whole => {
@@ -529,6 +586,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
     } else if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
+            "scoring": scoring,
             "isolation": sandbox.isolation(),
             "students": grades,
         });
@@ -538,7 +596,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        print_out(&totals(&grades, policy, sandbox.isolation()))?;
+        print_out(&totals(&grades, policy, scoring, sandbox.isolation()))?;
     }
     let total = class.submissions.len();
     if grades.len() < total || grades.iter().any(|g| g.interrupted) {
@@ -597,6 +655,12 @@ fn targets(args: &GradeArgs) -> Result<Targets, GradeError> {
         reports: args.reports.clone(),
         junit: args.junit.clone(),
         gradescope: args.gradescope.clone(),
+        gradescope_format: match args.gradescope_format {
+            FormatArg::Text => platform::gradescope::OutputFormat::Text,
+            FormatArg::Md => platform::gradescope::OutputFormat::Markdown,
+        },
+        vpl: args.vpl.clone(),
+        coderunner: args.coderunner.clone(),
         vocareum,
     })
 }
@@ -621,7 +685,12 @@ fn student_row(grade: &StudentGrade, width: usize) -> String {
 
 /// The totals: how many students passed every case, under the policy and byte for
 /// byte, and the mean score.
-fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Isolation) -> String {
+fn totals(
+    grades: &[StudentGrade],
+    policy: Policy,
+    scoring: Scoring,
+    isolation: crate::sandbox::Isolation,
+) -> String {
     let count = grades.len();
     let all = grades.iter().filter(|g| g.passed == g.total).count();
     let exact = grades.iter().filter(|g| g.byte_exact == g.total).count();
@@ -632,9 +701,12 @@ fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Is
     };
     let max = grades.first().map_or(0.0, |g| g.max_score);
     let students = if count == 1 { "student" } else { "students" };
+    let scoring = scoring
+        .description()
+        .map_or_else(String::new, |rule| format!("scoring: {rule}\n"));
     format!(
         "{count} {students}: mean score {}/{}; {all} passed every case ({}), {exact} byte for \
-         byte\nisolation: {}\n",
+         byte\n{scoring}isolation: {}\n",
         platform::points(mean),
         platform::points(max),
         policy.description(),
@@ -666,6 +738,12 @@ pub struct PackageArgs {
     /// How a case passes.
     #[arg(long, value_enum, default_value_t = CompareArg::Strict)]
     compare: CompareArg,
+    /// How the cases passed make the score (as `grade --score`).
+    #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
+    score: ScoreArg,
+    /// Gradescope's outputs in text or Markdown (as `grade --gradescope-format`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Text)]
+    gradescope_format: FormatArg,
     /// A Debian package the platform's image needs for the students' language
     /// (python3, openjdk-17-jdk, g++; Gradescope's setup.sh installs them).
     #[arg(long = "apt", value_name = "PACKAGE")]
@@ -760,6 +838,12 @@ impl PackageArgs {
         }
         if let Some(points) = self.points {
             flags.push(format!("--points={points}"));
+        }
+        if let ScoreArg::F2014 = self.score {
+            flags.push("--score=f2014".into());
+        }
+        if let (PlatformArg::Gradescope, FormatArg::Md) = (self.platform, self.gradescope_format) {
+            flags.push("--gradescope-format=md".into());
         }
         if let Some(exact) = &self.exact_criterion {
             flags.push(format!("--exact-criterion={exact}"));

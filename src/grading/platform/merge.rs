@@ -273,7 +273,7 @@ fn merge_json(texts: &[(String, String)]) -> Result<(usize, String), MergeError>
         match &merged {
             None => merged = Some((report, path)),
             Some((first, first_path)) => {
-                for what in ["policy", "isolation"] {
+                for what in ["policy", "scoring", "isolation"] {
                     if first.get(what) != report.get(what) {
                         return Err(MergeError::Differ {
                             path: path.clone(),

@@ -1,9 +1,11 @@
 //! What graders and platforms read about a class: the text report of a student
-//! ([`text`]), a CSV table ([`csv`]), JUnit XML for CI systems ([`junit`]),
-//! Gradescope's `results.json` ([`gradescope`]), Vocareum's grade and report
-//! files ([`vocareum`]), PrairieLearn's `results.json` ([`prairielearn`]), GitHub
-//! Classroom's step output ([`github_classroom`]), Autolab's autoresult
-//! ([`autolab`]); the reports of a class graded in shards joined ([`merge`]). Each platform's format is written in one place, here.
+//! ([`text`]), a CSV table ([`csv`]), JUnit XML for CI systems and CodeGrade
+//! ([`junit`]), Gradescope's `results.json` ([`gradescope`]), Vocareum's grade and
+//! report files ([`vocareum`]), PrairieLearn's `results.json` ([`prairielearn`]),
+//! GitHub Classroom's step output ([`github_classroom`]), Autolab's autoresult
+//! ([`autolab`]), Moodle VPL's evaluation lines ([`vpl`]) and a CodeRunner
+//! combinator grader's JSON ([`coderunner`]); the reports of a class graded in
+//! shards joined ([`merge`]). Each platform's format is written in one place, here.
 //!
 //! Students name their folders and write their programs' standard error, so every
 //! file here gets what the terminal gets (see [`crate::printable`]): no
@@ -11,6 +13,7 @@
 //! a student's that starts a row or an element.
 
 pub mod autolab;
+pub mod coderunner;
 pub mod csv;
 pub mod github_classroom;
 pub mod gradescope;
@@ -19,6 +22,7 @@ pub mod merge;
 pub mod prairielearn;
 pub mod text;
 pub mod vocareum;
+pub mod vpl;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -42,6 +46,12 @@ pub struct Targets {
     pub junit: Option<PathBuf>,
     /// Gradescope's `results.json` of the first (the only) student.
     pub gradescope: Option<PathBuf>,
+    /// How `results.json` writes its outputs.
+    pub gradescope_format: gradescope::OutputFormat,
+    /// Moodle VPL's evaluation lines of the first (the only) student.
+    pub vpl: Option<PathBuf>,
+    /// A CodeRunner combinator grader's JSON of the first (the only) student.
+    pub coderunner: Option<PathBuf>,
     /// Vocareum's grade and report files of the first (the only) student.
     pub vocareum: Option<VocareumFiles>,
     /// PrairieLearn's `results.json` of the first (the only) student.
@@ -102,13 +112,22 @@ pub fn write_reports(
         write_whole(path, &junit::document(grades))?;
     }
     if let (Some(path), Some(grade)) = (&targets.gradescope, grades.first()) {
-        let results = gradescope::results(grade, points, visibility, policy, isolation);
+        let format = targets.gradescope_format;
+        let results = gradescope::results(grade, points, visibility, (policy, isolation), format);
         let text = serde_json::to_string_pretty(&results).expect("a JSON value serializes");
         write_whole(path, &text)?;
     }
     if let (Some(path), Some(grade)) = (&targets.prairielearn, grades.first()) {
         let results = prairielearn::results(grade, points, policy, isolation);
         write_whole(path, &prairielearn::text(&results))?;
+    }
+    if let (Some(path), Some(grade)) = (&targets.vpl, grades.first()) {
+        write_whole(path, &vpl::evaluation(grade, policy, isolation))?;
+    }
+    if let (Some(path), Some(grade)) = (&targets.coderunner, grades.first()) {
+        let outcome = coderunner::outcome(grade, visibility, policy, isolation);
+        let text = serde_json::to_string(&outcome).expect("a JSON value serializes");
+        write_whole(path, &text)?;
     }
     if let (Some(files), Some(grade)) = (&targets.vocareum, grades.first()) {
         let criterion = files.exact_criterion.as_deref();
@@ -126,6 +145,42 @@ pub fn write_reports(
         write_whole(&files.report_file, &report)?;
     }
     Ok(())
+}
+
+/// The names of what went wrong in case `at` of `grade`, for the platforms that tag
+/// tests: the mistake's name (`missing-pass-node`), the candidates' when `check`
+/// names several, else the verdict's (`timeout`, `not-run`); none for a pass. The
+/// rows of hidden cases keep their kind of mistake, so these are shown for them too.
+pub fn mistake_tags(grade: &StudentGrade, at: usize) -> Vec<String> {
+    use crate::explain::check::Mistake;
+    let Some(case) = grade.cases.get(at) else {
+        return Vec::new();
+    };
+    if case.verdict == crate::grading::batch::Verdict::Pass {
+        return Vec::new();
+    }
+    let label = grade
+        .mistakes
+        .iter()
+        .find(|group| group.cases.contains(&case.case))
+        .map(|group| group.label.as_str());
+    let named = |label: &str| Mistake::all().find(|m| m.label() == label);
+    let tags: Vec<String> = match label {
+        Some(label) => {
+            let labels = label.strip_prefix("one of: ").unwrap_or(label);
+            labels
+                .split(" or ")
+                .filter_map(named)
+                .map(|m| m.name().to_string())
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    if tags.is_empty() {
+        let word = case.verdict.word().to_lowercase().replace(' ', "-");
+        return vec![word];
+    }
+    tags
 }
 
 /// Writes `text` to `path` whole (the file is replaced only once complete).
