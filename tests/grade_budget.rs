@@ -121,7 +121,7 @@ fn a_tight_budget_keeps_the_points_of_every_case_that_finished() {
             .map(|t| t["output"].as_str().unwrap())
             .collect();
         assert_eq!(outputs.len(), 16);
-        let passed = outputs.iter().take_while(|o| **o == "PASS: ").count();
+        let passed = outputs.iter().take_while(|o| **o == "PASS").count();
         let ended = outputs.iter().filter(|o| o.starts_with(ENDED)).count();
         let spent = outputs.iter().filter(|o| **o == SPENT).count();
         // The cases run in order, two at a time: those that finished pass, then the

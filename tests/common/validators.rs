@@ -19,7 +19,7 @@ pub fn validators() -> PathBuf {
     let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/validators/bin/python");
     assert!(
         python.is_file(),
-        "{}: missing; run `make validators` (it installs xmlschema, jsonschema and \
+        "{}: missing; run `make validators` (it installs xmlschema, jsonschema, PyYAML and \
          markdown-it-py)",
         python.display()
     );
