@@ -458,3 +458,95 @@ fn a_move_searched_twice_under_one_node_is_a_duplicate_move() {
     );
     assert!(finding.sentence.contains("again"), "{}", finding.sentence);
 }
+
+/// A published program's pass flags, one per side in globals and never restored
+/// (testcases/corpus/weichichen-artificial-intelligence-s2017-2): after a pass chain in
+/// an earlier branch, a node with moves and no pass on its path is printed as a leaf,
+/// and the reading of two flags makes that line come true. A node printed as a leaf
+/// before any pass of the search is not read so.
+#[test]
+fn pass_flags_per_side_are_read_from_the_tree() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testcases/corpus/weichichen-artificial-intelligence-s2017-2");
+    let (problem, lines) = case_lines(&dir, "actual.txt");
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, 21, "{finding:#?}");
+    assert_eq!(
+        finding.mistake,
+        Some(Mistake::PassFlagsPerSide),
+        "{finding:#?}"
+    );
+    assert!(
+        finding.sentence.starts_with("At b5 (line 21)"),
+        "{}",
+        finding.sentence
+    );
+    // (the root's first child, h2, printed as a leaf: no pass has been made yet)
+    let (_, expected) = case_lines(&dir, "output.txt");
+    let open = expected
+        .iter()
+        .position(|l| l == "h2,1,Infinity,-Infinity,Infinity")
+        .unwrap();
+    let close = expected
+        .iter()
+        .position(|l| l == "h2,1,-56,-Infinity,-56")
+        .unwrap();
+    let mut early = expected[..open].to_vec();
+    early.push("h2,1,-56,-Infinity,Infinity".into());
+    early.extend_from_slice(&expected[close + 1..]);
+    let finding = audit(&problem, &early).unwrap();
+    assert_eq!(finding.line, open + 1, "{finding:#?}");
+    assert!(
+        finding
+            .fits
+            .iter()
+            .all(|f| f.mistake != Mistake::PassFlagsPerSide),
+        "{finding:#?}"
+    );
+}
+
+/// A published program that prints a move after which neither side can move as `pass`
+/// in its place, with a pass chain under it (testcases/corpus/riteshnaik-*): a move that
+/// wipes out the opponent above the cut-off depth, and a node at the cut-off depth (the
+/// test made before the cut-off test). A pass printed before such a leaf's own line,
+/// with no chain under it (rackesh-othello-f2014-ref1), stays an extra pass.
+#[test]
+fn a_move_where_neither_side_can_move_printed_as_pass_is_read_from_the_tree() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus");
+    for (folder, line, mistake, at) in [
+        (
+            "riteshnaik-game-playing-f2014-ref1",
+            11,
+            Mistake::GameOverAsPass,
+            "At c4",
+        ),
+        (
+            "riteshnaik-game-playing-f2014-ref3",
+            13,
+            Mistake::BlockedBeforeCutoff,
+            "At b2",
+        ),
+        (
+            "riteshnaik-game-playing-f2014-ref4",
+            13,
+            Mistake::BlockedBeforeCutoff,
+            "At f6",
+        ),
+        (
+            "rackesh-othello-f2014-ref1",
+            11,
+            Mistake::ExtraPass,
+            "At root",
+        ),
+    ] {
+        let (problem, lines) = case_lines(&corpus.join(folder), "actual.txt");
+        let finding = audit(&problem, &lines).unwrap();
+        assert_eq!(finding.line, line, "{folder}: {finding:#?}");
+        assert_eq!(finding.mistake, Some(mistake), "{folder}: {finding:#?}");
+        assert!(
+            finding.sentence.starts_with(at),
+            "{folder}: {}",
+            finding.sentence
+        );
+    }
+}

@@ -506,7 +506,12 @@ pub(super) fn finding(
     let (sentence, evidence) = match (distinct.as_slice(), standing.first()) {
         ([one], Some(_)) => (
             format!(
-                "At {name} (line {line}): {}; the rule: {}.",
+                "At {} (line {line}): {}; the rule: {}.",
+                match &broken.rule {
+                    // (the line is the child's)
+                    Rule::WrongChild { want, .. } => want,
+                    _ => &name,
+                },
                 one.label(),
                 one.rule()
             ),
@@ -656,6 +661,18 @@ fn reading_words(reading: Reading) -> &'static str {
         Reading::GameEndsEarly => "a blocked node after a pass ends the game",
         Reading::PassTestOnParent => "a blocked node whose parent passed ends the game",
         Reading::StalePassFlag => "a pass flag set by an earlier pass of the search is never reset",
+        Reading::PassFlagsPerSide => {
+            "each side's pass flag is a global that backing up never restores, and a node is \
+             a leaf whenever both are set"
+        }
+        Reading::GameOverAsPass => {
+            "a move after which neither side can move (a colour wiped out) is printed as pass, \
+             with a pass chain under it"
+        }
+        Reading::BlockedBeforeCutoff => {
+            "a node where neither side can move is tested before the cut-off depth: printed as \
+             pass and expanded"
+        }
         Reading::StrictPruning => "pruning needs a strict inequality",
         Reading::UpdateBeforeCutoff => "alpha or beta is updated before the cut-off test",
         Reading::NoPruning => "nothing is ever pruned",

@@ -541,6 +541,9 @@ impl<'a> Context<'a> {
             | Mistake::MissingMove
             | Mistake::MissingLeafLines
             | Mistake::MisplacedLeaf
+            | Mistake::PassFlagsPerSide
+            | Mistake::GameOverAsPass
+            | Mistake::BlockedBeforeCutoff
             // (the catalogue finds only the mistakes it simulates)
             | Mistake::ExtraLines => fault.label().into(),
         };
