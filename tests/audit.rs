@@ -550,3 +550,67 @@ fn a_move_where_neither_side_can_move_printed_as_pass_is_read_from_the_tree() {
         );
     }
 }
+
+/// A node's name that is no cell is a definite finding and carries its label: bytes
+/// that are no move's name (a NUL for the digit, here under another letter than the
+/// rules' child, so no program of the catalogue writes the file) and a letter and a
+/// digit off the board are named by no cell, a misprinted name or a move off the board
+/// alike (testcases/corpus/anvesha-reversi-f2014-1); and `check` lists no candidate
+/// that does not write the file beside it.
+#[test]
+fn a_name_that_is_no_cell_carries_its_label() {
+    use reversi::explain::check::check_with_input;
+    let options = GenOptions {
+        count: 30,
+        seed: 561,
+        categories: Vec::new(),
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines: 300,
+        task: Task::AlphaBeta,
+        depth: None,
+    };
+    let mut judged = 0;
+    for case in gen::generate(&options, &NoArgs).unwrap() {
+        let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+        let lines = our_lines(&problem);
+        let Some(at) = lines.iter().position(|l| {
+            l.as_bytes().get(1) == Some(&b'1') && l.as_bytes()[0].is_ascii_lowercase()
+        }) else {
+            continue;
+        };
+        let rest = &lines[at][2..];
+        let other = if lines[at].starts_with('a') { 'b' } else { 'a' };
+        for (name, mistake) in [
+            (format!("{other}\0"), Mistake::NoCellName),
+            ("i1".to_string(), Mistake::NoCellName),
+        ] {
+            let mut got = lines.clone();
+            got[at] = format!("{name}{rest}");
+            let finding = audit(&problem, &got).unwrap();
+            assert_eq!(finding.line, at + 1, "{}: {finding:#?}", case.name);
+            assert_eq!(
+                finding.mistake,
+                Some(mistake),
+                "{}: {finding:#?}",
+                case.name
+            );
+            let report = check_with_input(
+                lines.join("\r\n").as_bytes(),
+                got.join("\r\n").as_bytes(),
+                false,
+                Some(&problem),
+            );
+            let difference = report.difference.unwrap();
+            assert_eq!(difference.mistake, Some(mistake), "{}", case.name);
+            assert!(
+                report.candidates.iter().all(|c| c.mistake == mistake),
+                "{}: {:#?}",
+                case.name,
+                report.candidates
+            );
+        }
+        judged += 1;
+    }
+    assert!(judged > 0, "no case has a node in row 1");
+}

@@ -432,6 +432,11 @@ fn a_students_log_opens_on_its_first_difference_with_both_lines_side_by_side() {
             texts(&client, "#detail .compare td.diff").await,
             ["Infinity", "-3"]
         );
+        // The side panel names the mistake once, in the explanation's first sentence.
+        let explain = text(&client, "#detail .compare .explain").await;
+        let label = "alpha/beta updated at a cutoff (the handout's typo)";
+        assert_eq!(explain.matches(label).count(), 1, "{explain}");
+        assert!(explain.starts_with("At c4 (line 21): "), "{explain}");
     });
 }
 
@@ -756,9 +761,8 @@ fn a_students_tree_is_drawn_against_ours_node_by_node() {
         let explain = text(&client, "#detail .compare .explain").await;
         // (no pruning at all writes the same file on this case: check names neither)
         assert!(
-            explain.starts_with(
-                "Line 21 differs: At c4 (line 21) 2 known mistakes each write your file"
-            ) && explain.contains("Ambiguous: 2 mistakes"),
+            explain.starts_with("At c4 (line 21) 2 known mistakes each write your file")
+                && explain.contains("Ambiguous: 2 mistakes"),
             "{explain}"
         );
         assert!(

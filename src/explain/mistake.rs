@@ -249,6 +249,10 @@ pub enum Mistake {
     /// The test "neither side can move" made before the cut-off test: a node at the
     /// cut-off depth where neither side can move is printed as `pass` and expanded.
     BlockedBeforeCutoff,
+    /// A node whose name is no cell of the board and no `root` or `pass` (bytes such as
+    /// a NUL for a digit, or a letter and a digit off the board), where no misnaming
+    /// of the rules' child explains it: a misprinted name or a move off the board.
+    NoCellName,
 }
 
 impl Mistake {
@@ -305,7 +309,7 @@ impl Mistake {
 
     /// The mistakes that are not the catalogue's, as the enum declares them: what a
     /// file's text or the judge of a student's own tree shows.
-    pub const OTHERS: [Mistake; 26] = [
+    pub const OTHERS: [Mistake; 27] = [
         Mistake::ByteOrderMark,
         Mistake::TrailingWhitespace,
         Mistake::ExtraPass,
@@ -332,6 +336,7 @@ impl Mistake {
         Mistake::PassFlagsPerSide,
         Mistake::GameOverAsPass,
         Mistake::BlockedBeforeCutoff,
+        Mistake::NoCellName,
     ];
 
     /// Every mistake: [`Mistake::SIMULATED`], then [`Mistake::OTHERS`].
@@ -424,6 +429,7 @@ impl Mistake {
             Mistake::PassFlagsPerSide => "pass-flags-per-side",
             Mistake::GameOverAsPass => "game-over-as-pass",
             Mistake::BlockedBeforeCutoff => "blocked-before-cutoff",
+            Mistake::NoCellName => "no-cell-name",
         }
     }
 
@@ -514,6 +520,7 @@ impl Mistake {
             Mistake::PassFlagsPerSide => "pass flags per side, never restored on the way back",
             Mistake::GameOverAsPass => "a move that ends the game printed as pass",
             Mistake::BlockedBeforeCutoff => "both sides blocked tested before the cut-off",
+            Mistake::NoCellName => "a node named by no cell of the board",
         }
     }
 
@@ -533,9 +540,10 @@ impl Mistake {
             Mistake::SkipsA1 | Mistake::SkipsColumnA | Mistake::MissingMove => {
                 "every legal move of a node is searched"
             }
-            Mistake::ColumnANamedRoot | Mistake::Row1NulNames | Mistake::MisnamedNodes => {
-                "a node is named by its cell, a1 to h8; only the root is root"
-            }
+            Mistake::ColumnANamedRoot
+            | Mistake::Row1NulNames
+            | Mistake::MisnamedNodes
+            | Mistake::NoCellName => "a node is named by its cell, a1 to h8; only the root is root",
             Mistake::StrictPruning
             | Mistake::PrunedTooLate
             | Mistake::PrunedTooEarly
@@ -627,6 +635,7 @@ impl Mistake {
             | Mistake::NoDiagonalFlips
             | Mistake::FlipsAcrossGaps
             | Mistake::WrapAround
+            | Mistake::NoCellName
             | Mistake::MissingMove => Stage::Upstream,
             Mistake::LastTiedMove
             | Mistake::BoardAfterPass

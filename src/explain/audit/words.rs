@@ -293,12 +293,17 @@ pub(super) fn finding(
                     },
                 )
             } else if square_of(&theirs).is_none() && theirs != "pass" {
-                // (`root` for a cell, or a NUL for the digit of the cell the rules give:
-                // another name may be a move off the board)
+                // (`root` for a cell, or a NUL for the digit of the cell the rules give,
+                // misname that child; any other name is no cell's whatever it stands
+                // for, a misprinted name or a move off the board)
                 let nul_digit = theirs.replace("\\u{0}", "1") == *want;
                 let misnamed = theirs == "root" || nul_digit;
                 (
-                    misnamed.then_some(Mistake::MisnamedNodes),
+                    Some(if misnamed {
+                        Mistake::MisnamedNodes
+                    } else {
+                        Mistake::NoCellName
+                    }),
                     format!("prints a node named {theirs}, which is no cell of the board"),
                 )
             } else if visited.contains(&theirs) {

@@ -544,6 +544,7 @@ impl<'a> Context<'a> {
             | Mistake::PassFlagsPerSide
             | Mistake::GameOverAsPass
             | Mistake::BlockedBeforeCutoff
+            | Mistake::NoCellName
             // (the catalogue finds only the mistakes it simulates)
             | Mistake::ExtraLines => fault.label().into(),
         };
