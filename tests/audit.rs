@@ -614,3 +614,21 @@ fn a_name_that_is_no_cell_carries_its_label() {
     }
     assert!(judged > 0, "no case has a node in row 1");
 }
+
+/// A node whose next line is two levels deeper (a child's pass printed before the
+/// child's own line, testcases/corpus/indexcpp-f2014-4) has a line below it: it is not
+/// read as printed as a leaf, but as missing its child's line.
+#[test]
+fn a_line_two_levels_deeper_is_not_a_leaf() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus/indexcpp-f2014-4");
+    let (problem, lines) = case_lines(&dir, "actual.txt");
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, 12, "{finding:#?}");
+    assert_eq!(finding.node, "root > pass", "{finding:#?}");
+    assert!(!finding.sentence.contains("leaf"), "{}", finding.sentence);
+    assert!(
+        finding.sentence.contains("first child is h3"),
+        "{}",
+        finding.sentence
+    );
+}

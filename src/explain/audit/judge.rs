@@ -484,7 +484,9 @@ impl<'a> Judge<'a> {
             .entries
             .get(self.next)
             .is_some_and(|e| e.depth == Some(depth) && e.name == self.entries[first].name);
-        let printed_leaf = self.depth_at(self.next) != Some(depth + 1)
+        // (a node printed as a leaf has no line deeper than itself next: a line two
+        // levels deeper is still below it, a child's child printed before the child)
+        let printed_leaf = self.depth_at(self.next).is_none_or(|d| d <= depth)
             && !(closes_next && self.value(first) == Some(opening));
         if leaf && !printed_leaf {
             let at_cutoff = depth >= self.cutoff();
