@@ -12,14 +12,9 @@ use std::path::Path;
 use std::sync::Once;
 use std::time::{Duration, SystemTime};
 
+use super::files::{self, RUN_FOLDER_LOCK, RUN_FOLDER_PREFIX};
 use super::separate_user::{self, kill_every_process_of, FIRST_UID, UIDS};
-use super::{cgroup, cleanup, files};
-
-/// The prefix of a run folder's name in the temporary folder.
-pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
-
-/// The file in a run folder that its grader holds locked while the folder is in use.
-pub(super) const RUN_FOLDER_LOCK: &str = "lock";
+use super::{cgroup, cleanup};
 
 /// How old a run folder without its lock, or a cgroup, must be to be taken as left
 /// over: a grader makes both and takes them up within this time.
