@@ -2,13 +2,13 @@
 //! the rules (or a [`Reading`] of them) from the student's own state.
 
 use super::Reading;
-use crate::board::{Board, Geometry, Square};
+use crate::board::{Board, Square};
 use crate::course_search::INFINITY;
 use crate::eval::{Cs561, Evaluation};
 use crate::explain::log::{self, Entry, LOG_START};
 use crate::explain::mutants::DIRECTIONS;
 use crate::explain::replay::{other, square_of};
-use crate::format::cs561::{board_lines, Dialect, Player, Problem, Task};
+use crate::format::cs561::{board_lines, Player, Problem, Task};
 use crate::format::LineEnd;
 
 /// A node as the student's own lines make it: the board their moves lead to (under
@@ -281,21 +281,16 @@ impl<'a> Judge<'a> {
 
     /// Whether the node is a leaf under the reading: the cut-off depth, or the game over.
     fn is_leaf(&self, node: Node, depth: u32) -> bool {
-        if depth >= self.cutoff() {
+        let rule = match self.reading {
+            Reading::OtherEndRule => self.problem.dialect.leaf_rule().other(),
+            _ => self.problem.dialect.leaf_rule(),
+        };
+        let (consecutive, passes) = (node.consecutive_passes, node.passes);
+        if rule.is_leaf(self.cutoff(), depth, node.board, consecutive, passes) {
             return true;
         }
-        let older =
-            (self.problem.dialect == Dialect::S2017) == (self.reading == Reading::OtherEndRule);
         let blocked = self.node_moves(node) == 0;
-        let over = if older {
-            node.passes >= 2
-                || node.board.own == 0
-                || node.board.opp == 0
-                || node.board.empty(Geometry::STANDARD) == 0
-        } else {
-            node.consecutive_passes >= 2
-        };
-        over || match self.reading {
+        match self.reading {
             Reading::GameEndsEarly => node.consecutive_passes >= 1 && blocked,
             Reading::PassTestOnParent => {
                 node.parent_is_pass && node.consecutive_passes == 0 && blocked
