@@ -37,6 +37,29 @@ fn mutant_lines(problem: &Problem, style: Style, fault: Mistake) -> Option<Vec<S
     mutants::write(problem, style, Faults::one(fault), 100_000).map(crlf_lines)
 }
 
+/// `count` generated Spring 2017 alpha-beta cases of `seed` (logs of at most
+/// `max_lines` lines), with their problems.
+fn s2017_cases(seed: u64, count: usize, max_lines: u64) -> Vec<(gen::GeneratedCase, Problem)> {
+    let options = GenOptions {
+        count,
+        seed,
+        categories: Vec::new(),
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines,
+        task: Task::AlphaBeta,
+        depth: None,
+    };
+    gen::generate(&options, &NoArgs)
+        .unwrap()
+        .into_iter()
+        .map(|case| {
+            let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+            (case, problem)
+        })
+        .collect()
+}
+
 /// Every CSCI-561 input of `testcases/`, parsed.
 fn inputs() -> Vec<(String, Problem)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
@@ -383,19 +406,8 @@ fn a_leaf_the_game_does_not_end_at_is_named_by_its_rule() {
 /// without its board has its log elsewhere, so nothing is judged.
 #[test]
 fn no_leaf_rule_is_proven_from_a_misread_shape() {
-    let options = GenOptions {
-        count: 40,
-        seed: 77,
-        categories: Vec::new(),
-        dialect: Dialect::S2017,
-        style: Style::default(),
-        max_lines: 400,
-        task: Task::AlphaBeta,
-        depth: None,
-    };
     let mut passes = 0;
-    for case in gen::generate(&options, &NoArgs).unwrap() {
-        let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+    for (case, problem) in s2017_cases(77, 40, 400) {
         for fault in [Mistake::PassCostsNoDepth, Mistake::MissingBoard] {
             let Some(lines) = mutant_lines(&problem, Style::default(), fault) else {
                 continue;
@@ -560,19 +572,8 @@ fn a_move_where_neither_side_can_move_printed_as_pass_is_read_from_the_tree() {
 #[test]
 fn a_name_that_is_no_cell_carries_its_label() {
     use reversi::explain::check::check_with_input;
-    let options = GenOptions {
-        count: 30,
-        seed: 561,
-        categories: Vec::new(),
-        dialect: Dialect::S2017,
-        style: Style::default(),
-        max_lines: 300,
-        task: Task::AlphaBeta,
-        depth: None,
-    };
     let mut judged = 0;
-    for case in gen::generate(&options, &NoArgs).unwrap() {
-        let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+    for (case, problem) in s2017_cases(561, 30, 300) {
         let lines = our_lines(&problem);
         let Some(at) = lines.iter().position(|l| {
             l.as_bytes().get(1) == Some(&b'1') && l.as_bytes()[0].is_ascii_lowercase()
