@@ -7,8 +7,17 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
-use super::leftovers::{BUILD_FOLDER_PREFIX, RUN_FOLDER_LOCK, RUN_FOLDER_PREFIX};
 use super::{cleanup, Captured, OutputFile, TAIL_BYTES, WORK_INSIDE};
+
+/// The prefix of a run folder's name in the temporary folder.
+pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
+
+/// The prefix of a build folder's name in the temporary folder.
+pub(super) const BUILD_FOLDER_PREFIX: &str = "reversi-build-";
+
+/// The file in a run or build folder that its grader holds locked while the folder
+/// is in use.
+pub(super) const RUN_FOLDER_LOCK: &str = "lock";
 
 /// Opens `path` as [`Run::read_output`](super::Run::read_output) does.
 pub(super) fn read_regular(path: &Path, max_bytes: u64) -> io::Result<OutputFile> {

@@ -12,18 +12,9 @@ use std::path::Path;
 use std::sync::Once;
 use std::time::{Duration, SystemTime};
 
+use super::files::{self, BUILD_FOLDER_PREFIX, RUN_FOLDER_LOCK, RUN_FOLDER_PREFIX};
 use super::separate_user::{self, kill_every_process_of, FIRST_UID, UIDS};
-use super::{cgroup, cleanup, files};
-
-/// The prefix of a run folder's name in the temporary folder.
-pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
-
-/// The prefix of a build folder's name in the temporary folder.
-pub(super) const BUILD_FOLDER_PREFIX: &str = "reversi-build-";
-
-/// The file in a run or build folder that its grader holds locked while the folder
-/// is in use.
-pub(super) const RUN_FOLDER_LOCK: &str = "lock";
+use super::{cgroup, cleanup};
 
 /// How old a run or build folder without its lock, or a cgroup, must be to be taken
 /// as left over: a grader makes each and takes it up within this time.
