@@ -411,7 +411,9 @@ fn match_forfeits_a_pass_with_a_legal_move() {
     let output = match_from_the_start("echo pass #", &naive_player());
     let text = stdout(&output);
     assert!(
-        text.contains(": 2-2 White forfeits: passed with a legal move"),
+        text.contains(
+            ": 2-2 White forfeits: pass with a legal move (it had 4 legal moves; answer \"pass\")"
+        ),
         "{text}"
     );
     assert!(text.contains("1 game(s) ended by a fault"), "{text}");

@@ -38,7 +38,7 @@ pub use cgroup::Exhausted;
 use child::{ChildSide, RawLimits};
 pub use clock::wall_net;
 use clock::{CpuMeter, MachineTicks};
-use files::{capture, capture_file, read_regular, CaseFolder};
+use files::{capture, capture_file, copy_tree, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
 use stop::STOP;
@@ -284,6 +284,13 @@ impl Run {
         read_regular(&self.work().join(name), max_bytes)
     }
 
+    /// Copies what the program left in its work folder into the empty folder `to`
+    /// (folders and regular files only, nothing followed, at most the run's file
+    /// bound): the state a program keeps from one run to the next (the arena's agents).
+    pub fn keep_work(&self, to: &Path) -> io::Result<u64> {
+        copy_tree(&self.work(), to, self.folder.bound())
+    }
+
     /// Names of the files the program left in its work folder besides `except`,
     /// sorted, at most 10 (raw bytes: escape them before showing them).
     pub fn other_files(&self, except: &[&str]) -> Vec<Vec<u8>> {
@@ -383,6 +390,15 @@ impl Sandbox {
         let mut sandbox = self.clone();
         sandbox.limits.wall = wall;
         sandbox.limits.run_cpu = None;
+        sandbox
+    }
+
+    /// The same sandbox limiting each run's CPU time (all its processes and threads)
+    /// to `cpu`, with the wall-time net of [`wall_net`].
+    pub fn with_cpu(&self, cpu: Duration) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.limits.wall = wall_net(cpu);
+        sandbox.limits.run_cpu = Some(cpu);
         sandbox
     }
 
@@ -595,7 +611,17 @@ impl Sandbox {
     /// Runs `program` confined and limited, and waits for it and every process it
     /// started to end.
     pub fn run(&self, program: &Program) -> io::Result<Run> {
+        self.run_from(program, None)
+    }
+
+    /// [`Sandbox::run`] with a work folder that starts as a copy of the tree `seed`
+    /// (folders and regular files only, at most the run's file bound), before the
+    /// program's files: an agent's build, or what it kept from its last move.
+    pub fn run_from(&self, program: &Program, seed: Option<&Path>) -> io::Result<Run> {
         let folder = CaseFolder::new(self.limits.file_size)?;
+        if let Some(seed) = seed {
+            copy_tree(seed, &folder.work(), folder.bound())?;
+        }
         for (name, bytes) in program.files {
             fs::write(folder.work().join(name), bytes)?;
         }

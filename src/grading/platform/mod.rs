@@ -118,7 +118,7 @@ pub fn write_reports(
 }
 
 /// Writes `text` to `path` whole (the file is replaced only once complete).
-fn write_whole(path: &Path, text: &str) -> Result<(), WriteError> {
+pub fn write_whole(path: &Path, text: &str) -> Result<(), WriteError> {
     output_file::replace_file(path, Durability::Cached, |file| {
         file.write_all(text.as_bytes())
     })
