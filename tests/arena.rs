@@ -320,7 +320,7 @@ fn round_robin(dir: &Path, class: &Path, openings: &Path, jobs: &str) -> String 
         "--opponent",
         "engine:depth=2",
         "--games",
-        "4",
+        "2",
         "--openings",
         openings.to_str().unwrap(),
         "-j",
@@ -335,15 +335,16 @@ fn round_robin(dir: &Path, class: &Path, openings: &Path, jobs: &str) -> String 
 #[test]
 fn results_are_the_same_whatever_the_jobs_and_state_is_kept_within_a_game() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class(dir.path(), &["first", "last", "keeps-state"]);
-    let openings = openings(dir.path(), 3, 9);
+    let class = class(dir.path(), &["last", "keeps-state"]);
+    let openings = openings(dir.path(), 1, 5);
+    fs::write(class.join("keeps-state/start.txt"), "5").unwrap();
     let one = round_robin(dir.path(), &class, &openings, "1");
     let two = round_robin(dir.path(), &class, &openings, "3");
     assert_eq!(one, two);
     let report: Value = serde_json::from_str(&one).unwrap();
     check_shape(&report);
-    // 5 players, 10 pairings of 4 games.
-    assert_eq!(report["games"].as_array().unwrap().len(), 40);
+    // 4 players, 6 pairings of 2 games.
+    assert_eq!(report["games"].as_array().unwrap().len(), 12);
     assert!(forfeits_of(&report, "keeps-state").is_empty());
 }
 
@@ -434,7 +435,7 @@ every_sandbox! {
         let victim = class.join("victim/othello.sh");
         fs::write(&victim, "#!/bin/sh\nexec python3 ./agent.py first \"$@\"\n").unwrap();
         fs::write(&report, "before").unwrap();
-        let openings = openings(world.path(), 2, 8);
+        let openings = openings(world.path(), 1, 5);
         let before = (snapshot(&class), world.snapshot());
         let traces = Traces::now();
         let json = world.path().join("result.json");
@@ -445,6 +446,8 @@ every_sandbox! {
             "round-robin".into(),
             "--opponent".into(),
             "naive".into(),
+            "--games".into(),
+            "1".into(),
             "--openings".into(),
             openings.display().to_string(),
             "-j".into(),
@@ -466,6 +469,54 @@ every_sandbox! {
         }
         assert_eq!(fs::read_to_string(&report).unwrap(), "before");
         assert!(before == (snapshot(&class), world.snapshot()), "files outside the runs changed");
+        sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
+    }
+}
+
+every_sandbox! {
+    /// An agent that sleeps past the wall-time net and one that prints megabytes
+    /// before its move: over the time and unreadable, the referee's memory small,
+    /// nothing left behind.
+    fn sleepers_and_floods_are_judged(mode) {
+        let _one = sandboxed::one_at_a_time();
+        let world = World::new();
+        let class = class(world.path(), &["sleep", "megabytes"]);
+        let openings = openings(world.path(), 1, 5);
+        let traces = Traces::now();
+        let json = world.path().join("result.json");
+        let mut args = vec![
+            "arena".to_string(),
+            class.display().to_string(),
+            "--opponent".into(),
+            "naive".into(),
+            "--games".into(),
+            "1".into(),
+            "--seconds".into(),
+            "0.2".into(),
+            "--start-allowance".into(),
+            "0.2".into(),
+            "--openings".into(),
+            openings.display().to_string(),
+            "--json".into(),
+            json.display().to_string(),
+        ];
+        args.extend(mode.flags().iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
+        assert_eq!(grading.code, Some(0), "{}", grading.stderr);
+        let result = read_json(&json);
+        check_shape(&result);
+        let sleep = forfeits_of(&result, "sleep");
+        assert_eq!(sleep.len(), 1);
+        assert_eq!(sleep[0].0, "over the time");
+        let flood = forfeits_of(&result, "megabytes");
+        assert_eq!(flood.len(), 1);
+        assert_eq!(flood[0].0, "unreadable answer");
+        assert!(
+            grading.stdout.contains("still running after 2.2 s of wall time (the net"),
+            "{}",
+            grading.stdout
+        );
         sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
     }
 }

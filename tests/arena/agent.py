@@ -70,10 +70,15 @@ def main():
         return
     legal = moves(position)
     if mode == "keeps-state":
-        # Fails unless its build and its earlier moves of this game are still there.
+        # Fails unless its build and its earlier moves of this game, and nothing of
+        # another game, are in its folder (`start.txt`: the opening's empty cells).
         assert open("built.txt").read() == "built"
-        count = int(open("count.txt").read()) if os.path.exists("count.txt") else 0
-        open("count.txt", "w").write(str(count + 1))
+        empties = position.count("E")
+        if os.path.exists("last.txt"):
+            assert empties < int(open("last.txt").read()), "a file of another game"
+        else:
+            assert empties >= int(open("start.txt").read()) - 1, "its last move's file lost"
+        open("last.txt", "w").write(str(empties))
         mode = "first"
     if mode == "hostile":
         mode = attack()
