@@ -4,6 +4,8 @@
 //! course's script, every answer is checked: a move that is not legal, a `pass` when
 //! a move exists, or anything unreadable loses the game at once.
 
+pub mod rating;
+
 use std::io;
 use std::time::Duration;
 
