@@ -27,6 +27,7 @@ use crate::output_file::{self, Durability, Sink, WriteError};
 use crate::printable::terminal_text;
 
 mod engine;
+mod nboard;
 mod tristate;
 mod umea;
 

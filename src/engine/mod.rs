@@ -5,6 +5,7 @@
 //! ([`crate::eval::pattern`], fitted by [`train`]), and an exact solver for the last
 //! empty cells.
 
+pub mod fixed;
 mod last_empties;
 pub mod naive;
 mod parallel;
