@@ -5,6 +5,7 @@
 //! a move exists, or anything unreadable loses the game at once.
 
 pub mod rating;
+pub mod review;
 
 use std::io;
 use std::time::Duration;
