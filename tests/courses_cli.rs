@@ -292,34 +292,31 @@ fn task_4_writes_the_move_alone() {
     );
 }
 
-#[test]
-fn task_4_with_lf_and_a_final_newline_and_a_forced_pass() {
-    // O has no move: the answer is `pass` (the referee never calls a player then).
-    let rows = "XO******\n********\n********\n********\n********\n********\n********\n********";
-    let input = format!("4\nO\n10\n{rows}\n");
+/// What task 4 prints for `player` on the board whose first row is `first_row` (the
+/// others empty), with a final newline ended by `eol`.
+fn task_4_answer(player: &str, first_row: &str, eol: &str) -> String {
+    let rows = format!("{first_row}{}", "\n********".repeat(7));
+    let input = format!("4\n{player}\n10\n{rows}\n");
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("input.txt"), input).unwrap();
     let output = reversi(
-        &["--eol", "lf", "--final-newline", "-o", "-"],
+        &["--eol", eol, "--final-newline", "-o", "-"],
         Some(dir.path()),
     );
     assert!(output.status.success());
-    assert_eq!(stdout(&output), "pass\n");
+    stdout(&output)
+}
+
+#[test]
+fn task_4_with_lf_and_a_final_newline_and_a_forced_pass() {
+    // O has no move: the answer is `pass` (the referee never calls a player then).
+    assert_eq!(task_4_answer("O", "XO******", "lf"), "pass\n");
 }
 
 #[test]
 fn task_4_with_one_move_writes_it_with_the_asked_line_end() {
     // X's only move is h1 (it flips g1).
-    let rows = "XXXXXXO*\n********\n********\n********\n********\n********\n********\n********";
-    let input = format!("4\nX\n10\n{rows}\n");
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("input.txt"), input).unwrap();
-    let output = reversi(
-        &["--eol", "crlf", "--final-newline", "-o", "-"],
-        Some(dir.path()),
-    );
-    assert!(output.status.success());
-    assert_eq!(stdout(&output), "h1\r\n");
+    assert_eq!(task_4_answer("X", "XXXXXXO*", "crlf"), "h1\r\n");
 }
 
 #[test]

@@ -73,6 +73,24 @@ const NBOARD_GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[
 const BLACK_PASSES: &str = "(;GM[Othello]PC[test]DT[]PB[b]PW[w]TY[8]RE[?]\
     BO[8 O*------ -------- -------- -------- -------- -------- -------- -------- *];)";
 
+/// The legal moves at the end of `game`, GGF-named.
+fn legal_moves(game: &str) -> Vec<String> {
+    let position = ggf::read(game).unwrap().last();
+    Squares(position.board().moves())
+        .map(ggf::square_name)
+        .collect()
+}
+
+/// An engine at `depth` on `game`, its name read.
+fn engine_on(depth: u32, game: &str) -> Engine {
+    let mut engine = Engine::start();
+    engine.send("nboard 2");
+    engine.send(&format!("set depth {depth}"));
+    assert_eq!(engine.line(), format!("set myname reversi{depth}"));
+    engine.send(&format!("set game {game}"));
+    engine
+}
+
 /// The `=== MOVE/EVAL/SECONDS` answer's move.
 fn answered_move(line: &str) -> String {
     let rest = line
@@ -100,16 +118,10 @@ fn answers_each_ping_before_the_next_command_comes() {
 
 #[test]
 fn plays_a_legal_move_in_a_game_set_from_ggf_and_the_same_each_time() {
-    let position = ggf::read(NBOARD_GAME).unwrap().last();
-    let legal: Vec<String> = Squares(position.board().moves())
-        .map(ggf::square_name)
-        .collect();
-    let mut engine = Engine::start();
-    engine.send("nboard 2");
-    engine.send("set depth 4");
-    engine.send(&format!("set game {NBOARD_GAME}"));
+    let legal = legal_moves(NBOARD_GAME);
+    let mut engine = engine_on(4, NBOARD_GAME);
     engine.send("set contempt 0");
-    assert_eq!(engine.until_pong(1), ["set myname reversi4"]);
+    assert!(engine.until_pong(1).is_empty());
     engine.send("go");
     let first = answered_move(&engine.line());
     assert!(legal.contains(&first), "{first} not in {legal:?}");
@@ -121,23 +133,13 @@ fn plays_a_legal_move_in_a_game_set_from_ggf_and_the_same_each_time() {
 
 #[test]
 fn hints_are_legal_moves_best_first() {
-    let position = ggf::read(NBOARD_GAME).unwrap().last();
-    let legal: Vec<String> = Squares(position.board().moves())
-        .map(ggf::square_name)
-        .collect();
-    let mut engine = Engine::start();
-    engine.send("nboard 2");
-    engine.send("set depth 2");
-    engine.send(&format!("set game {NBOARD_GAME}"));
+    let legal = legal_moves(NBOARD_GAME);
+    let mut engine = engine_on(2, NBOARD_GAME);
     engine.send("hint 3");
     let lines = engine.until_pong(1);
-    assert_eq!(
-        lines.first().map(String::as_str),
-        Some("set myname reversi2")
-    );
-    assert_eq!(lines[1], "status thinking");
+    assert_eq!(lines.first().map(String::as_str), Some("status thinking"));
     assert_eq!(lines.last().map(String::as_str), Some("status"));
-    let searches = &lines[2..lines.len() - 1];
+    let searches = &lines[1..lines.len() - 1];
     assert_eq!(searches.len(), 3.min(legal.len()), "{lines:?}");
     let mut previous = f64::INFINITY;
     for line in searches {
@@ -157,11 +159,7 @@ fn hints_are_legal_moves_best_first() {
 
 #[test]
 fn passes_when_it_has_no_move_and_follows_moves_sent() {
-    let mut engine = Engine::start();
-    engine.send("nboard 2");
-    engine.send("set depth 2");
-    assert_eq!(engine.line(), "set myname reversi2");
-    engine.send(&format!("set game {BLACK_PASSES}"));
+    let mut engine = engine_on(2, BLACK_PASSES);
     engine.send("go");
     assert_eq!(answered_move(&engine.line()), "PA");
     engine.send("hint 1");
@@ -182,16 +180,11 @@ fn passes_when_it_has_no_move_and_follows_moves_sent() {
 
 #[test]
 fn a_game_it_cannot_read_leaves_the_position_and_says_why() {
-    let mut engine = Engine::start();
-    engine.send("nboard 2");
-    engine.send("set depth 1");
-    engine.send("set game (;GM[Othello]TY[10];)");
+    let mut engine = engine_on(1, "(;GM[Othello]TY[10];)");
     engine.send("go");
-    let lines = [engine.line(), engine.line()];
-    assert_eq!(lines[0], "set myname reversi1");
     // Still the start position: one of black's four openings.
     let start = ["D3", "C4", "F5", "E6"];
-    assert!(start.contains(&answered_move(&lines[1]).as_str()));
+    assert!(start.contains(&answered_move(&engine.line()).as_str()));
     let stderr = engine.quit();
     assert!(stderr.starts_with("set game: GGF, byte"), "{stderr}");
 }

@@ -126,24 +126,8 @@ pub fn review(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Squares};
+    use crate::engine::tests::brute_force;
     use crate::splitmix::SplitMix64;
-
-    /// The final margin for the side to move with perfect play, by plain minimax.
-    fn brute_force(board: Board) -> i32 {
-        let moves = board.moves();
-        if moves == 0 {
-            if board.pass().moves() == 0 {
-                let (own, opp) = board.counts();
-                return own as i32 - opp as i32;
-            }
-            return -brute_force(board.pass());
-        }
-        Squares(moves)
-            .map(|s| -brute_force(board.play(s)))
-            .max()
-            .unwrap()
-    }
 
     /// A random game's last `empties` cells: its position then, and random moves to
     /// the end.
