@@ -736,6 +736,21 @@ mod tests {
 
     proptest! {
         #[test]
+        fn any_text_is_read_or_refused_without_a_panic(
+            seed in any::<u64>(),
+            cut in any::<prop::sample::Index>(),
+            noise in "[\\[\\];()A-Za-z0-9/:+\\-*. \\\\é]{0,12}",
+        ) {
+            // A valid game with a cut, a splice of noise, or both.
+            let text = write(&random_game(seed, 40));
+            let at = cut.index(text.len() + 1);
+            let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let _ = read(&text[..at]);
+            let _ = read(&format!("{}{noise}{}", &text[..at], &text[at..]));
+            let _ = read_all(&noise);
+        }
+
+        #[test]
         fn random_legal_games_round_trip(seed in any::<u64>(), plies in 0..80usize) {
             let game = random_game(seed, plies);
             let text = write(&game);
