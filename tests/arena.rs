@@ -410,6 +410,68 @@ fn a_knockout_has_one_winner() {
 }
 
 #[test]
+fn tristate_agents_answer_a_board_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for mode in ["first", "skip"] {
+        let folder = class.join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            sandboxed::root().join("tests/arena/tristate.py"),
+            folder.join("tristate.py"),
+        )
+        .unwrap();
+        let script = folder.join("othello.sh");
+        fs::write(
+            &script,
+            format!("#!/bin/sh\nexec python3 ./tristate.py {mode} \"$1\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let openings = openings(dir.path(), 1, 6);
+    let json = dir.path().join("out.json");
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--opponent",
+        "engine:depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    check_shape(&report);
+    assert!(forfeits_of(&report, "first").is_empty(), "{stdout}");
+    let skips = forfeits_of(&report, "skip");
+    assert_eq!(skips.len(), 2, "{stdout}");
+    assert!(skips
+        .iter()
+        .all(|f| f.0 == "pass with a legal move" && f.2 == "skip"));
+    // Read as 1-based, the 0-based agent's answers name other cells or none.
+    let (code, _, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--base",
+        "1",
+        "--opponent",
+        "engine:depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    assert!(!forfeits_of(&report, "first").is_empty());
+}
+
+#[test]
 fn bad_arguments_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let class = class(dir.path(), &["first"]);
