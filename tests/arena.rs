@@ -471,6 +471,62 @@ fn tristate_agents_answer_a_board_file() {
     assert!(!forfeits_of(&report, "first").is_empty());
 }
 
+/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
+/// passing the mode and the first argument.
+fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
+    let class = dir.join("class");
+    for mode in modes {
+        let folder = class.join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            sandboxed::root().join("tests/arena").join(script),
+            folder.join(script),
+        )
+        .unwrap();
+        let run = folder.join("othello.sh");
+        fs::write(
+            &run,
+            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$1\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    class
+}
+
+every_sandbox! {
+    /// Line-protocol agents (one process per game, Caltech CS 2): whole games from the
+    /// standard start; a pass with a move, an exit, a sleep past the net and the CPU
+    /// bank spent each forfeit; nothing left behind.
+    fn line_agents_play_whole_games(mode) {
+        let _one = sandboxed::one_at_a_time();
+        let world = World::new();
+        let class = class_of(world.path(), "line.py", &["first", "pass", "quits", "sleeps", "spins"]);
+        let traces = Traces::now();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--protocol", "line", "--opponent", "engine:depth=1", "--seconds", "0.3",
+            "--start-allowance", "0.1", "-j", "2",
+        ]);
+        assert!(forfeits_of(&result, "first").is_empty(), "{}", grading.stdout);
+        for (agent, reason) in [
+            ("pass", "pass with a legal move"),
+            ("quits", "no answer"),
+            ("sleeps", "over the time"),
+            ("spins", "over the time"),
+        ] {
+            let forfeits = forfeits_of(&result, agent);
+            assert_eq!(forfeits.len(), 2, "{agent}: {}", grading.stdout);
+            assert!(forfeits.iter().all(|f| f.0 == reason), "{agent}: {forfeits:?}");
+        }
+        assert!(grading.stdout.contains("used its bank of 0.4 s of CPU time"), "{}", grading.stdout);
+        for game in result["games"].as_array().unwrap() {
+            assert_eq!(game["start"], position_text(reversi::arena::protocol::line::START));
+        }
+        sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
+    }
+}
+
 #[test]
 fn bad_arguments_exit_2() {
     let dir = tempfile::tempdir().unwrap();

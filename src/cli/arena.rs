@@ -190,6 +190,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         start_allowance: Duration::from_secs_f64(args.start_allowance),
         lax: args.lax,
         build_seconds: args.build_seconds,
+        per_game: protocol.per_game(),
     };
     let format = match args.format {
         FormatArg::Gauntlet => Format::Gauntlet,
@@ -221,6 +222,13 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ));
     }
     let (openings_list, openings_words) = match &args.openings {
+        _ if protocol.start().is_some() => (
+            protocol.start().into_iter().collect(),
+            format!(
+                "every game from the standard start ({} agents keep their own board)",
+                protocol.name()
+            ),
+        ),
         Some(path) => {
             let text = fs::read_to_string(path)
                 .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
