@@ -20,23 +20,29 @@ use serde_json::Value;
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
 fn class(dir: &Path, modes: &[&str]) -> PathBuf {
+    class_of(dir, "agent.py", modes)
+}
+
+/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
+/// passing the mode, then the protocol's arguments.
+fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
     let class = dir.join("class");
     for mode in modes {
         let folder = class.join(mode);
         fs::create_dir_all(&folder).unwrap();
         fs::copy(
-            sandboxed::root().join("tests/arena/agent.py"),
-            folder.join("agent.py"),
+            sandboxed::root().join("tests/arena").join(script),
+            folder.join(script),
         )
         .unwrap();
-        let script = folder.join("othello.sh");
+        let run = folder.join("othello.sh");
         fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./agent.py {mode} \"$@\"\n"),
+            &run,
+            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$@\"\n"),
         )
         .unwrap();
         use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
     }
     class
 }
@@ -412,24 +418,7 @@ fn a_knockout_has_one_winner() {
 #[test]
 fn tristate_agents_answer_a_board_file() {
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for mode in ["first", "skip"] {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena/tristate.py"),
-            folder.join("tristate.py"),
-        )
-        .unwrap();
-        let script = folder.join("othello.sh");
-        fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./tristate.py {mode} \"$1\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let class = class_of(dir.path(), "tristate.py", &["first", "skip"]);
     let openings = openings(dir.path(), 1, 6);
     let json = dir.path().join("out.json");
     let (code, stdout, stderr) = arena(&[
@@ -469,30 +458,6 @@ fn tristate_agents_answer_a_board_file() {
     assert_eq!(code, Some(0), "{stderr}");
     let report = read_json(&json);
     assert!(!forfeits_of(&report, "first").is_empty());
-}
-
-/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
-/// passing the mode and the first argument.
-fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
-    let class = dir.join("class");
-    for mode in modes {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena").join(script),
-            folder.join(script),
-        )
-        .unwrap();
-        let run = folder.join("othello.sh");
-        fs::write(
-            &run,
-            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$1\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    class
 }
 
 every_sandbox! {
