@@ -293,23 +293,35 @@ fn lax_answers_take_the_last_line() {
     let class = class(dir.path(), &["two-lines", "megabytes"]);
     let openings = openings(dir.path(), 1, 8);
     let json = dir.path().join("out.json");
-    let (code, stdout, stderr) = arena(&[
+    // A command as an opponent, run in the sandbox: refused until its file is shown.
+    let script = sandboxed::root().join("tests/arena/agent.py");
+    let command = format!("cmd:python3 {} last", script.display());
+    let mut args = vec![
         class.to_str().unwrap(),
         "--opponent",
         "naive",
+        "--opponent",
+        &command,
         "--lax",
         "--openings",
         openings.to_str().unwrap(),
         "--json",
         json.to_str().unwrap(),
-    ]);
+    ];
+    let (code, _, stderr) = arena(&args);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--read-only"), "{stderr}");
+    let shown = script.parent().unwrap().to_str().unwrap().to_string();
+    args.extend(["--read-only", &shown]);
+    let (code, stdout, stderr) = arena(&args);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("answers: lax"), "{stdout}");
     let report = read_json(&json);
     check_shape(&report);
-    for mode in ["two-lines", "megabytes"] {
+    for mode in ["two-lines", "megabytes", command.as_str()] {
         assert!(forfeits_of(&report, mode).is_empty(), "{mode}");
     }
+    assert_eq!(report["games"].as_array().unwrap().len(), 8);
 }
 
 /// Runs a round robin with `jobs` games at once; the JSON report.
