@@ -26,7 +26,9 @@ use crate::format::{LineEnd, Style};
 use crate::output_file::{self, Durability, Sink, WriteError};
 use crate::printable::terminal_text;
 
+mod arena;
 mod engine;
+mod nboard;
 mod tristate;
 mod umea;
 
@@ -126,6 +128,9 @@ enum Command {
     York(york::YorkArgs),
     /// UF CAP4053 Reversi: the example AI's move, or its games against itself.
     Uf(uf::UfArgs),
+    /// Referee a class of students' agents: a gauntlet against references, a round
+    /// robin or a knockout, every agent in the sandbox (docs/arena.md).
+    Arena(arena::ArenaArgs),
     /// Umea 5DV122/5DV181: print one move, `(row,col)` or `pass`, for a position.
     Umea(umea::UmeaArgs),
     /// CSU CS440 Tri-state Othello: print one move, or `skip`, for a board file.
@@ -296,6 +301,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::York(args)) => york::run(args),
         Some(Command::Uf(args)) => uf::run(args),
         Some(Command::Umea(args)) => umea::run(args),
+        Some(Command::Arena(args)) => arena::run(&args),
         Some(Command::Engine(args)) => engine::run(args),
         Some(Command::Tristate(args)) => tristate::run(args),
     }

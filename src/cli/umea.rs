@@ -7,10 +7,13 @@ use clap::{Args, Subcommand};
 
 use super::sandbox::SandboxArgs;
 use super::{process_started, UsageError};
-use crate::arena::{self, Ending, ForfeitReason, Program};
+use crate::arena::protocol::umea::Umea;
+use crate::arena::protocol::{Agent, Built, Protocol, Terms};
+use crate::arena::{self, openings};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
 use crate::engine::{deadline_for, Engine};
 use crate::format::umea;
+use crate::printable::printable;
 use crate::rules::Color;
 
 /// Arguments of `reversi umea`.
@@ -69,9 +72,13 @@ struct MatchArgs {
     /// both colours.
     #[arg(long)]
     alternate: bool,
-    /// Random plies from the course's start before a game starts (0: the start itself).
-    #[arg(long, default_value_t = 4)]
+    /// 0: every game from the course's start; else (4) from the arena's balanced
+    /// 4-ply openings (`reversi arena`), in the order --seed gives.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=4))]
     opening_plies: u32,
+    /// The seed that orders the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -145,23 +152,41 @@ pub(super) fn run(args: UmeaArgs) -> Result<()> {
 }
 
 fn run_match(args: &MatchArgs) -> Result<()> {
-    // Each answer's wall time is set per program; this one is replaced.
+    // Each answer's times are set per program; this one is replaced.
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
-    let first = Program {
-        command: args.white.clone(),
-        seconds: args.white_seconds.unwrap_or(args.seconds),
+    arena::admit(&[&args.white, &args.black], &sandbox)?;
+    let terms = |seconds: f64| Terms {
+        seconds,
+        seconds_text: umea_seconds(seconds),
+        start_allowance: MATCH_ALLOWANCE,
+        lax: false,
+        build_seconds: Duration::from_secs(60),
+        per_game: false,
     };
-    let second = Program {
-        command: args.black.clone(),
-        seconds: args.black_seconds.unwrap_or(args.seconds),
+    let first_terms = terms(args.white_seconds.unwrap_or(args.seconds));
+    let second_terms = terms(args.black_seconds.unwrap_or(args.seconds));
+    let agent = |name: &str, command: &str| Agent {
+        name: name.into(),
+        folder: None,
+        command: command.into(),
     };
-    arena::admit(&[&first, &second], &sandbox)?;
-    let opening_count = if args.alternate {
-        args.games.div_ceil(2)
-    } else {
-        args.games
+    let protocol = Umea;
+    let build = |agent: &Agent, terms: &Terms| -> Result<Built> {
+        match protocol.build(agent, &sandbox, terms)? {
+            Ok(built) => Ok(built),
+            Err(fault) => Err(anyhow::anyhow!(
+                "program {}: its compile step (`CMD POSITION SECONDS 1`) failed: {}",
+                agent.name,
+                fault.detail
+            )),
+        }
     };
-    let openings = arena::openings(opening_count, args.opening_plies);
+    let first = build(&agent("A", &args.white), &first_terms)?;
+    let second = build(&agent("B", &args.black), &second_terms)?;
+    let openings = match args.opening_plies {
+        0 => vec![umea::START],
+        _ => openings::shuffled(openings::balanced(), args.seed),
+    };
     // Per program (first, second): wins, draws, losses, discs.
     let mut score = [[0u32; 4]; 2];
     let mut faults = 0;
@@ -171,35 +196,41 @@ fn run_match(args: &MatchArgs) -> Result<()> {
             game_index / 2
         } else {
             game_index
-        }];
+        } % openings.len()];
+        let mut a = protocol.seat(&first, &sandbox, &first_terms)?;
+        let mut b = protocol.seat(&second, &sandbox, &second_terms)?;
         let (white, black) = if swapped {
-            (&second, &first)
+            (&mut b, &mut a)
         } else {
-            (&first, &second)
+            (&mut a, &mut b)
         };
-        let game = arena::play(white, black, opening, &sandbox)?;
-        let (w, b) = (game.last.white.count_ones(), game.last.black.count_ones());
-        let result = match &game.ending {
-            Ending::Finished => match game.winner() {
+        let game = arena::game::play(white.as_mut(), black.as_mut(), opening)?;
+        let (w, b) = game.discs();
+        let result = match &game.forfeit {
+            None => match game.winner() {
                 Some(Color::White) => "white wins".to_string(),
                 Some(Color::Black) => "black wins".to_string(),
                 None => "draw".to_string(),
             },
-            Ending::Forfeit(side, reason) => {
+            Some(forfeit) => {
                 faults += 1;
-                format!("{side:?} forfeits: {}", describe(reason))
+                format!(
+                    "{:?} forfeits: {} ({}; answer {:?})",
+                    forfeit.side,
+                    forfeit.fault.reason.words(),
+                    forfeit.fault.detail,
+                    forfeit.fault.answer
+                )
             }
         };
         println!(
-            "game {:>3}: white={} black={} opening {}: {w}-{b} {result}; longest answer white {:.2} s, black {:.2} s; overruns {}/{}",
+            "game {:>3}: white={} black={} opening {}: {w}-{b} {result}; longest answer white {:.2} s, black {:.2} s of CPU time",
             game_index + 1,
             if swapped { "B" } else { "A" },
             if swapped { "A" } else { "B" },
             umea::position_text(opening),
             game.longest.0.as_secs_f64(),
             game.longest.1.as_secs_f64(),
-            game.overruns.0,
-            game.overruns.1,
         );
         for (program, side) in [
             (0, if swapped { Color::Black } else { Color::White }),
@@ -215,10 +246,18 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         }
     }
     println!("program             wins draws losses discs");
-    for (name, program, row) in [("A", &first, score[0]), ("B", &second, score[1])] {
+    for (name, command, terms, row) in [
+        ("A", &args.white, &first_terms, score[0]),
+        ("B", &args.black, &second_terms, score[1]),
+    ] {
         println!(
             "{name} ({:.2} s) {:>9} {:>5} {:>6} {:>5}   {}",
-            program.seconds, row[0], row[1], row[2], row[3], program.command
+            terms.seconds,
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            printable(command)
         );
     }
     if faults > 0 {
@@ -227,11 +266,10 @@ fn run_match(args: &MatchArgs) -> Result<()> {
     Ok(())
 }
 
-fn describe(reason: &ForfeitReason) -> String {
-    match reason {
-        ForfeitReason::Unreadable(text) => format!("unreadable answer {text:?}"),
-        ForfeitReason::Illegal(square) => format!("illegal move {}", umea::answer(Some(*square))),
-        ForfeitReason::IllegalPass => "passed with a legal move".into(),
-        ForfeitReason::Failed(why) => why.clone(),
-    }
+/// The CPU time `umea match` allows beyond SECONDS for a program's start.
+const MATCH_ALLOWANCE: Duration = Duration::from_secs(5);
+
+/// Seconds as `umea match` passes them: `4`, or `0.5` when not whole.
+fn umea_seconds(seconds: f64) -> String {
+    format!("{seconds}")
 }

@@ -5,7 +5,7 @@
 use std::fs;
 use std::io;
 use std::os::unix::process::ExitStatusExt;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Ending, Limits, STOP};
@@ -213,6 +213,9 @@ pub(super) struct Watch<'a> {
     pub(super) deadline: Option<Instant>,
     /// Whether its files passed their bound, where they are measured (no tmpfs).
     pub(super) files_over: Option<&'a dyn Fn() -> bool>,
+    /// Set by the caller to end the run (a conversation over): as [`STOP`], for this
+    /// run alone.
+    pub(super) halt: Option<&'a AtomicBool>,
 }
 
 impl Watch<'_> {
@@ -233,6 +236,7 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
         started,
         deadline,
         files_over,
+        halt,
     } = *watch;
     let mut step = Duration::from_millis(1);
     let (mut sampled, mut metered_at) = (started, started);
@@ -274,7 +278,7 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
             metered = meter.used().or(metered);
             metered_at = now;
         }
-        let stopped = STOP.load(Ordering::SeqCst);
+        let stopped = STOP.load(Ordering::SeqCst) || halt.is_some_and(|h| h.load(Ordering::SeqCst));
         let over_cpu = limits
             .run_cpu
             .is_some_and(|limit| metered.is_some_and(|used| used >= limit));

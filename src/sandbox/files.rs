@@ -80,6 +80,43 @@ pub(super) fn capture_file(path: &Path) -> io::Result<File> {
         .open(path)
 }
 
+/// Copies the tree `from` into the folder `to` (which exists): folders and regular
+/// files only (links, FIFOs and devices are left out, nothing is followed), the
+/// execute bit kept, modes made readable by all (0755 or 0644); at most `max_bytes`
+/// of files in all. Returns the bytes copied, or an error once the bound is passed.
+pub(super) fn copy_tree(from: &Path, to: &Path, max_bytes: u64) -> io::Result<u64> {
+    let mut copied: u64 = 0;
+    for entry in walkdir::WalkDir::new(from).min_depth(1).follow_links(false) {
+        let entry = entry.map_err(io::Error::other)?;
+        let relative = entry.path().strip_prefix(from).map_err(io::Error::other)?;
+        let target = to.join(relative);
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            fs::create_dir(&target)?;
+            fs::set_permissions(&target, fs::Permissions::from_mode(0o755))?;
+        } else if kind.is_file() {
+            let OutputFile::Regular(bytes) =
+                read_regular(entry.path(), max_bytes.saturating_sub(copied))?
+            else {
+                return Err(io::Error::other(format!(
+                    "{}: more than {max_bytes} bytes of files in all",
+                    from.display()
+                )));
+            };
+            copied += bytes.len() as u64;
+            let mode = entry
+                .metadata()
+                .map_err(io::Error::other)?
+                .permissions()
+                .mode();
+            fs::write(&target, bytes)?;
+            let mode = if mode & 0o111 != 0 { 0o755 } else { 0o644 };
+            fs::set_permissions(&target, fs::Permissions::from_mode(mode))?;
+        }
+    }
+    Ok(copied)
+}
+
 /// A run's private folder: `room/work/` (the program's), `room/tmp/` (its TMPDIR, and
 /// its `/tmp` in bubblewrap where `room` is a mount), `stdout`, `stderr`, and the
 /// `passwd` and `group` files the sandbox shows. `room` is a tmpfs of the run's bound
@@ -143,6 +180,11 @@ impl CaseFolder {
         &self.path
     }
 
+    /// Bytes the run's files may hold in all.
+    pub(super) fn bound(&self) -> u64 {
+        self.bound
+    }
+
     /// The program's work folder.
     pub(super) fn work(&self) -> PathBuf {
         self.path.join("room/work")
@@ -173,9 +215,9 @@ impl CaseFolder {
     pub(super) fn give_to(&self, uid: libc::uid_t) -> io::Result<()> {
         fs::set_permissions(self.path(), fs::Permissions::from_mode(0o711))?;
         for room in [self.work(), self.tmp()] {
-            std::os::unix::fs::chown(&room, Some(uid), Some(uid))?;
-            for entry in fs::read_dir(&room)? {
-                std::os::unix::fs::chown(entry?.path(), Some(uid), Some(uid))?;
+            // Every file the run starts with (a seeded tree too), never through a link.
+            for entry in walkdir::WalkDir::new(&room) {
+                std::os::unix::fs::lchown(entry?.path(), Some(uid), Some(uid))?;
             }
             fs::set_permissions(&room, fs::Permissions::from_mode(0o700))?;
         }

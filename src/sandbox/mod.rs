@@ -39,7 +39,7 @@ use child::{ChildSide, RawLimits};
 pub use clock::wall_net;
 use clock::{CpuMeter, MachineTicks};
 pub use files::BuildFolder;
-use files::{capture, capture_file, read_regular, CaseFolder};
+use files::{capture, capture_file, copy_tree, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
 use stop::STOP;
@@ -51,7 +51,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -197,6 +198,12 @@ pub struct Program<'a> {
     pub files: &'a [(&'a str, &'a [u8])],
 }
 
+/// A run's conversation: what ends it, and what talks with it.
+type Conversation<'a> = (
+    &'a AtomicBool,
+    Box<dyn FnOnce(ChildStdin, ChildStdout) + Send + 'a>,
+);
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -238,6 +245,21 @@ impl Captured {
             .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
             .collect();
         kept[kept.len().saturating_sub(lines)..].to_vec()
+    }
+
+    /// The last `lines` non-blank lines of the tail, escaped (`src/printable.rs`) and
+    /// joined by ` | `, after `lead`; empty when there are none. For reports.
+    pub fn shown(&self, lines: usize, lead: &str) -> String {
+        let lines: Vec<String> = self
+            .last_lines(lines)
+            .into_iter()
+            .map(crate::printable::printable_bytes)
+            .collect();
+        if lines.is_empty() {
+            String::new()
+        } else {
+            format!("{lead}{}", lines.join(" | "))
+        }
     }
 }
 
@@ -286,6 +308,13 @@ impl Run {
     /// only, opened without following a link and without blocking on a FIFO.
     pub fn read_output(&self, name: &str, max_bytes: u64) -> io::Result<OutputFile> {
         read_regular(&self.work().join(name), max_bytes)
+    }
+
+    /// Copies what the program left in its work folder into the empty folder `to`
+    /// (folders and regular files only, nothing followed, at most the run's file
+    /// bound): the state a program keeps from one run to the next (the arena's agents).
+    pub fn keep_work(&self, to: &Path) -> io::Result<u64> {
+        copy_tree(&self.work(), to, self.folder.bound())
     }
 
     /// Names of the files the program left in its work folder besides `except`,
@@ -401,6 +430,22 @@ impl Sandbox {
     pub fn until(&self, deadline: Option<Instant>) -> Sandbox {
         let mut sandbox = self.clone();
         sandbox.deadline = deadline;
+        sandbox
+    }
+
+    /// The same sandbox with another wall time, its limit of the run's CPU time kept.
+    pub fn with_wall_kept_cpu(&self, wall: Duration) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.limits.wall = wall;
+        sandbox
+    }
+
+    /// The same sandbox limiting each run's CPU time (all its processes and threads)
+    /// to `cpu`, with the wall-time net of [`wall_net`].
+    pub fn with_cpu(&self, cpu: Duration) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.limits.wall = wall_net(cpu);
+        sandbox.limits.run_cpu = Some(cpu);
         sandbox
     }
 
@@ -613,7 +658,41 @@ impl Sandbox {
     /// Runs `program` confined and limited, and waits for it and every process it
     /// started to end.
     pub fn run(&self, program: &Program) -> io::Result<Run> {
+        self.run_from(program, None)
+    }
+
+    /// [`Sandbox::run`] with a work folder that starts as a copy of the tree `seed`
+    /// (folders and regular files only, at most the run's file bound), before the
+    /// program's files: an agent's build, or what it kept from its last move.
+    pub fn run_from(&self, program: &Program, seed: Option<&Path>) -> io::Result<Run> {
+        self.run_with(program, seed, None)
+    }
+
+    /// [`Sandbox::run_from`] with the program's standard input and output given to
+    /// `talk`, on a thread of its own, while the run is watched (its standard output
+    /// is then not captured); setting `halt` ends the run (every process killed, the
+    /// ending [`Ending::Stopped`]). The run ends as any other: by its exit, a limit, or
+    /// `halt`; `talk` must then return (its reads end, its writes fail).
+    pub fn converse(
+        &self,
+        program: &Program,
+        seed: Option<&Path>,
+        halt: &AtomicBool,
+        talk: impl FnOnce(ChildStdin, ChildStdout) + Send,
+    ) -> io::Result<Run> {
+        self.run_with(program, seed, Some((halt, Box::new(talk))))
+    }
+
+    fn run_with(
+        &self,
+        program: &Program,
+        seed: Option<&Path>,
+        conversation: Option<Conversation>,
+    ) -> io::Result<Run> {
         let folder = CaseFolder::new(self.limits.file_size)?;
+        if let Some(seed) = seed {
+            copy_tree(seed, &folder.work(), folder.bound())?;
+        }
         for (name, bytes) in program.files {
             fs::write(folder.work().join(name), bytes)?;
         }
@@ -659,6 +738,9 @@ impl Sandbox {
             .stdin(Stdio::null())
             .stdout(stdout.try_clone()?)
             .stderr(stderr.try_clone()?);
+        if conversation.is_some() {
+            command.stdin(Stdio::piped()).stdout(Stdio::piped());
+        }
         let cgroup = Cgroup::create(&self.limits);
         let joins = cgroup.as_ref().map(Cgroup::join_files).transpose()?;
         let mut child_side = ChildSide {
@@ -682,7 +764,7 @@ impl Sandbox {
         }
         let started = Instant::now();
         let machine = MachineTicks::now();
-        let child = match command.spawn() {
+        let mut child = match command.spawn() {
             Ok(child) => child,
             Err(e) => {
                 // Nothing of a run that never started stays either.
@@ -710,8 +792,30 @@ impl Sandbox {
             deadline: self.deadline,
             // Without a tmpfs of their bound, the run's files are measured.
             files_over: (!folder.mounted()).then_some(&over_bound),
+            halt: conversation.as_ref().map(|(halt, _)| *halt),
         };
-        let waited = watch.wait(&mut || self.sample(uid, counted, &mut sampled))?;
+        let mut wait = || watch.wait(&mut || self.sample(uid, counted, &mut sampled));
+        let waited = match conversation {
+            None => wait()?,
+            Some((_, talk)) => {
+                let pipes = child.stdin.take().zip(child.stdout.take());
+                std::thread::scope(|scope| {
+                    if let Some((stdin, stdout)) = pipes {
+                        scope.spawn(move || talk(stdin, stdout));
+                    }
+                    let waited = wait();
+                    // Whatever of the run is left could hold its standard output open,
+                    // and `talk` reading it: it goes before `talk` is waited for.
+                    if let Some(uid) = uid {
+                        kill_every_process_of(uid);
+                    }
+                    if let Some(cgroup) = &cgroup {
+                        cgroup.empty();
+                    }
+                    waited
+                })?
+            }
+        };
         let files_full = waited.ending == Ending::FilesTooLarge || folder.over_bound();
         let ending = waited.ending;
         // The cgroup counts every process of the run, those still running too.

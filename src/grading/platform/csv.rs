@@ -55,7 +55,7 @@ pub fn class_table(grades: &[StudentGrade], cases: &[String]) -> String {
 /// escaped (a newline in a student's folder name cannot start a row), and a leading
 /// `=`, `+`, `-` or `@` defused with a `'` (a spreadsheet would run it as a formula;
 /// students name the folders). The `csv` writer then quotes it where it must be.
-fn field_text(field: &str) -> String {
+pub fn field_text(field: &str) -> String {
     let field = printable(field);
     if field.starts_with(['=', '+', '-', '@']) {
         format!("'{field}")

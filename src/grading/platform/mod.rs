@@ -184,7 +184,7 @@ pub fn mistake_tags(grade: &StudentGrade, at: usize) -> Vec<String> {
 }
 
 /// Writes `text` to `path` whole (the file is replaced only once complete).
-fn write_whole(path: &Path, text: &str) -> Result<(), WriteError> {
+pub fn write_whole(path: &Path, text: &str) -> Result<(), WriteError> {
     output_file::replace_file(path, Durability::Cached, |file| {
         file.write_all(text.as_bytes())
     })

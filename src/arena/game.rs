@@ -1,0 +1,223 @@
+//! One game between two players: the moves asked for in turn, every answer judged,
+//! and the record of how it ended (a forfeit with its reason, position and answer).
+
+use std::io;
+use std::time::Duration;
+
+use crate::board::Square;
+use crate::format::umea::position_text;
+use crate::rules::{Color, Position};
+
+/// Why a player lost a game without it being played out: the forfeits of issue 71.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reason {
+    /// It named a cell where the side to move cannot play (or a move when it had none).
+    IllegalMove,
+    /// It passed although it had a legal move.
+    PassWithMove,
+    /// What it printed is not an answer of its protocol.
+    Unreadable,
+    /// It printed nothing and exited normally.
+    NoAnswer,
+    /// It exited with a failure status, was killed by a signal, ran out of memory or
+    /// of file space.
+    Crash,
+    /// It used more than its time (CPU time; or the wall-time net).
+    OverTime,
+    /// Its build (the compile step) failed: it never played.
+    BuildFailed,
+}
+
+impl Reason {
+    /// The reason in words, as reports and the JSON report give it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Reason::IllegalMove => "illegal move",
+            Reason::PassWithMove => "pass with a legal move",
+            Reason::Unreadable => "unreadable answer",
+            Reason::NoAnswer => "no answer",
+            Reason::Crash => "crash",
+            Reason::OverTime => "over the time",
+            Reason::BuildFailed => "build failed",
+        }
+    }
+}
+
+/// A fault of a player's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Which forfeit it is.
+    pub reason: Reason,
+    /// What the player printed (its answer line, or the end of its output), escaped
+    /// for reports (`src/printable.rs`); empty when it printed nothing.
+    pub answer: String,
+    /// What the referee saw, in words (escaped).
+    pub detail: String,
+}
+
+/// A player's answer to one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move (`None`: pass), or the fault that forfeits the game. The move is
+    /// not checked yet: [`play`] judges it against the position.
+    pub verdict: Result<Option<Square>, Fault>,
+    /// What it printed as its answer, escaped (`src/printable.rs`).
+    pub text: String,
+    /// The CPU time the answer took (zero for the in-process references).
+    pub cpu: Duration,
+}
+
+/// A player seated for one game.
+pub trait Player {
+    /// The answer to `position` (its side to move is this player's), the `number`-th
+    /// move of the game (1-based). An error is the referee's own failure (a run that
+    /// could not start), not the player's.
+    fn answer(&mut self, position: Position, number: usize) -> io::Result<Answer>;
+}
+
+/// The player that lost by a fault, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// Its colour.
+    pub side: Color,
+    /// The fault.
+    pub fault: Fault,
+    /// The move number of the faulty answer (1-based; the moves played are one fewer).
+    pub number: usize,
+    /// The position it was asked to move in.
+    pub position: Position,
+}
+
+impl Forfeit {
+    /// The forfeit in words for reports: reason, move number, position, answer, detail.
+    pub fn words(&self) -> String {
+        format!(
+            "{} at move {} in {}: answered `{}`; {}",
+            self.fault.reason.words(),
+            self.number,
+            position_text(self.position),
+            self.fault.answer,
+            self.fault.detail
+        )
+    }
+}
+
+/// One game's record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The position the game started from.
+    pub start: Position,
+    /// The moves played (`None`: a pass); a forfeited answer is not one of them.
+    pub moves: Vec<Option<Square>>,
+    /// The last position.
+    pub last: Position,
+    /// The forfeit that ended it, if one did.
+    pub forfeit: Option<Forfeit>,
+    /// The CPU time each side's answers took in all (white, black).
+    pub cpu: (Duration, Duration),
+    /// The CPU time of each side's longest answer (white, black).
+    pub longest: (Duration, Duration),
+}
+
+impl Game {
+    /// The winner (`None`: a draw): a forfeit loses whatever the discs; else more
+    /// discs wins.
+    pub fn winner(&self) -> Option<Color> {
+        if let Some(forfeit) = &self.forfeit {
+            return Some(forfeit.side.other());
+        }
+        let (white, black) = self.discs();
+        match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Some(Color::White),
+            std::cmp::Ordering::Less => Some(Color::Black),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The discs of (white, black) at the end.
+    pub fn discs(&self) -> (u32, u32) {
+        (self.last.white.count_ones(), self.last.black.count_ones())
+    }
+}
+
+/// Checks an answer against the position: the move it names (`None`: pass), or why
+/// it forfeits. The side to move is asked even when it has no move (Umea's agents
+/// answer `pass` then).
+pub fn judge(
+    position: Position,
+    said: Option<Square>,
+    answer: &str,
+) -> Result<Option<Square>, Fault> {
+    let moves = position.board().moves();
+    let fault = |reason, detail: String| Fault {
+        reason,
+        answer: answer.to_string(),
+        detail,
+    };
+    match said {
+        None if moves != 0 => Err(fault(
+            Reason::PassWithMove,
+            format!("it had {} legal moves", moves.count_ones()),
+        )),
+        None => Ok(None),
+        Some(square) if moves & square.bit() == 0 => Err(fault(
+            Reason::IllegalMove,
+            if moves == 0 {
+                format!("{square} is not legal: it had no legal move (pass)")
+            } else {
+                format!("{square} is not a legal move")
+            },
+        )),
+        Some(square) => Ok(Some(square)),
+    }
+}
+
+/// Plays one game from `start`, asking `white` and `black` in turn until neither
+/// side can move or one forfeits.
+pub fn play(white: &mut dyn Player, black: &mut dyn Player, start: Position) -> io::Result<Game> {
+    let mut game = Game {
+        start,
+        moves: Vec::new(),
+        last: start,
+        forfeit: None,
+        cpu: (Duration::ZERO, Duration::ZERO),
+        longest: (Duration::ZERO, Duration::ZERO),
+    };
+    loop {
+        let position = game.last;
+        let board = position.board();
+        if board.moves() == 0 && board.pass().moves() == 0 {
+            return Ok(game);
+        }
+        let side = position.to_move;
+        let number = game.moves.len() + 1;
+        let answer = match side {
+            Color::White => white.answer(position, number)?,
+            Color::Black => black.answer(position, number)?,
+        };
+        let (total, longest) = match side {
+            Color::White => (&mut game.cpu.0, &mut game.longest.0),
+            Color::Black => (&mut game.cpu.1, &mut game.longest.1),
+        };
+        *total += answer.cpu;
+        *longest = (*longest).max(answer.cpu);
+        match answer
+            .verdict
+            .and_then(|said| judge(position, said, &answer.text))
+        {
+            Ok(square) => {
+                game.moves.push(square);
+                game.last = position.after(square);
+            }
+            Err(fault) => {
+                game.forfeit = Some(Forfeit {
+                    side,
+                    fault,
+                    number,
+                    position,
+                });
+                return Ok(game);
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! How the referee talks to an agent: one adapter per protocol (`umea`, `tristate`:
+//! a process per move, [`per_move`]), each building an agent once and seating it for
+//! each game. Every run of an agent is in
+//! the sandbox; each game gets the agent a private copy of its build, kept from one
+//! move to the next, which the opponent never sees.
+
+pub mod line;
+pub mod per_move;
+pub mod tristate;
+pub mod umea;
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::game::{Fault, Player};
+use crate::format::tristate::{Base, Coords, Notation};
+use crate::sandbox::Sandbox;
+
+/// The terms every agent plays under, stated in every report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Terms {
+    /// The time limit per move, in seconds.
+    pub seconds: f64,
+    /// SECONDS as passed to the agents: exactly as the TA wrote it (`1` stays `1`).
+    pub seconds_text: String,
+    /// CPU time allowed beyond `seconds` for the runtime's start (JVM, Python).
+    pub start_allowance: Duration,
+    /// The course's laxity: the last non-empty line of the output is the answer,
+    /// whatever else was printed and whatever the exit status (strict: exactly one
+    /// line, exit status 0).
+    pub lax: bool,
+    /// CPU time of the build (the compile step).
+    pub build_seconds: Duration,
+    /// `seconds` is a bank for the whole game (one process per game), not a limit
+    /// per move.
+    pub per_game: bool,
+}
+
+impl Terms {
+    /// The CPU time one answer may take: the limit and the start allowance.
+    pub fn limit(&self) -> Duration {
+        Duration::from_secs_f64(self.seconds) + self.start_allowance
+    }
+
+    /// What the terms decide, in words, one line each.
+    pub fn words(&self) -> Vec<String> {
+        let time = if self.per_game {
+            format!(
+                "time: a bank of {} s of CPU time per game (passed as `{}` seconds left, in \
+                 ms), plus a start allowance of {} s: the agent's process is killed once it \
+                 has used {} s of CPU time (all its processes and threads, from the run's \
+                 cgroup); msLeft is the bank less the wall time of its turns; each answer \
+                 is awaited at most the wall-time net of what is left",
+                self.seconds,
+                self.seconds_text,
+                self.start_allowance.as_secs_f64(),
+                self.limit().as_secs_f64()
+            )
+        } else {
+            format!(
+                "time: {} s per move, passed to the agents as `{}`, plus a start allowance of \
+                 {} s: an answer may take {} s of CPU time (all its processes and threads, \
+                 from the run's cgroup); wall time is only a net ({} s)",
+                self.seconds,
+                self.seconds_text,
+                self.start_allowance.as_secs_f64(),
+                self.limit().as_secs_f64(),
+                crate::sandbox::wall_net(self.limit()).as_secs_f64()
+            )
+        };
+        vec![
+            time,
+            if self.lax {
+                "answers: lax (--lax): the last non-empty line of the output is the move, \
+                 whatever else was printed and whatever the exit status"
+                    .to_string()
+            } else {
+                "answers: strict: exactly one non-empty line, exit status 0".to_string()
+            },
+            format!(
+                "build: the compile step (where the protocol has one) may take {} s of CPU \
+                 time; a failed build forfeits every game",
+                self.build_seconds.as_secs_f64()
+            ),
+        ]
+    }
+}
+
+/// An agent as the TA gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Agent {
+    /// Its name in reports: its folder's name, or the reference's.
+    pub name: String,
+    /// Its folder (copied into each run), or none for a command.
+    pub folder: Option<PathBuf>,
+    /// The shell command that starts it, run in its run folder; the protocol's
+    /// arguments are appended.
+    pub command: String,
+}
+
+/// An agent built: what each of its runs starts from.
+#[derive(Debug)]
+pub struct Built {
+    /// The command.
+    pub command: String,
+    /// The build's files (the agent's folder after its compile step), private to the
+    /// referee.
+    pub tree: tempfile::TempDir,
+}
+
+/// A protocol's adapter.
+pub trait Protocol: Sync {
+    /// Its name (`--protocol`).
+    fn name(&self) -> &'static str;
+
+    /// The file that makes a folder of the class an agent (`othello.sh`).
+    fn entry(&self) -> &'static str;
+
+    /// Builds `agent` in `sandbox` once, before play: its build, or the fault that
+    /// forfeits all its games. An error is the referee's own failure.
+    fn build(
+        &self,
+        agent: &Agent,
+        sandbox: &Sandbox,
+        terms: &Terms,
+    ) -> io::Result<Result<Built, Fault>>;
+
+    /// Whether `--seconds` is a bank for the game rather than a limit per move.
+    fn per_game(&self) -> bool {
+        false
+    }
+
+    /// The position every game starts from, for a protocol whose agents keep their
+    /// own board from the standard start (none: the openings).
+    fn start(&self) -> Option<crate::rules::Position> {
+        None
+    }
+
+    /// Seats a built agent for one game.
+    fn seat<'a>(
+        &'a self,
+        built: &'a Built,
+        sandbox: &'a Sandbox,
+        terms: &'a Terms,
+    ) -> io::Result<Box<dyn Player + 'a>>;
+}
+
+/// The adapter of `name`, if there is one; `conventions` are Tri-state's coordinates
+/// (order, base, notation).
+pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<dyn Protocol>> {
+    match name {
+        "umea" => Some(Box::new(umea::Umea)),
+        "line" => Some(Box::new(line::Line)),
+        "tristate" => Some(Box::new(tristate::Tristate {
+            coords: conventions.0,
+            base: conventions.1,
+            notation: conventions.2,
+        })),
+        _ => None,
+    }
+}
+
+/// The names of the protocols there are.
+pub const NAMES: &[&str] = &["umea", "tristate", "line"];
