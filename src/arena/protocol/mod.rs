@@ -3,6 +3,7 @@
 //! the sandbox; each game gets the agent a private copy of its build, kept from one
 //! move to the next, which the opponent never sees.
 
+pub mod task4;
 pub mod umea;
 
 use std::io;
@@ -110,15 +111,34 @@ pub trait Protocol: Sync {
         sandbox: &'a Sandbox,
         terms: &'a Terms,
     ) -> io::Result<Box<dyn Player + 'a>>;
+
+    /// The terms as this protocol applies them, in words, one line each (every
+    /// report states them).
+    fn words(&self, terms: &Terms) -> Vec<String> {
+        terms.words()
+    }
+
+    /// The CPU time each side has per game, when the protocol plays a bank (task 4):
+    /// the game records each side's time left, and equal discs go to more time left.
+    fn bank(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Whether an agent's files are kept from one game to its next (task 4): its
+    /// games are then played one at a time, in the schedule's order.
+    fn state_across_games(&self) -> bool {
+        false
+    }
 }
 
 /// The adapter of `name`, if there is one.
 pub fn by_name(name: &str) -> Option<&'static dyn Protocol> {
     match name {
         "umea" => Some(&umea::Umea),
+        "cs561-task4" => Some(&task4::HANDOUT),
         _ => None,
     }
 }
 
 /// The names of the protocols there are.
-pub const NAMES: &[&str] = &["umea"];
+pub const NAMES: &[&str] = &["umea", "cs561-task4"];
