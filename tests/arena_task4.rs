@@ -10,7 +10,6 @@
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,7 +19,6 @@ use reversi::rules::Position;
 use reversi::splitmix::SplitMix64;
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
-use walkdir::WalkDir;
 
 /// The folder of the solver's binary, shown to the agents read-only.
 fn bin_dir() -> String {
@@ -106,29 +104,34 @@ fn late(dir: &Path, count: usize, n: u32) -> PathBuf {
     openings(dir, &positions(count, |p| empties(p) <= n))
 }
 
-/// Runs `reversi arena CLASS --protocol cs561-task4 ARGS` (the solver's folder
-/// shown); exit code, stdout, stderr, and the JSON report.
-fn arena(dir: &Path, class: &Path, args: &[&str]) -> (Option<i32>, String, String, Value) {
+/// Runs `reversi arena CLASS --protocol cs561-task4` (the solver's folder shown) in
+/// `format` with `games` a pairing, a bank of `bank` seconds and `openings`, then
+/// `extra`; checks that it succeeded and its games (see [`check_games`]); its
+/// standard output and JSON report.
+fn arena(
+    dir: &Path,
+    class: &Path,
+    (format, games, bank): (&str, &str, &str),
+    openings: &Path,
+    extra: &[&str],
+) -> (String, Value) {
     let json = dir.join("out.json");
     let output = Command::new(BIN)
         .arg("arena")
         .arg(class)
         .args(["--protocol", "cs561-task4", "--read-only", &bin_dir()])
         .args(["--calibrate-seconds", "5", "--json", json.to_str().unwrap()])
-        .args(args)
+        .args(["--format", format, "--games", games, "--bank", bank])
+        .arg("--openings")
+        .arg(openings)
+        .args(extra)
         .output()
         .unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    let report = match fs::read_to_string(&json) {
-        Ok(text) => serde_json::from_str(&text).unwrap(),
-        Err(_) => Value::Null,
-    };
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        stderr,
-        report,
-    )
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let report = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    check_games(&report, bank.parse().unwrap());
+    (String::from_utf8(output.stdout).unwrap(), report)
 }
 
 fn games_of<'a>(report: &'a Value, player: &str) -> Vec<&'a Value> {
@@ -235,22 +238,13 @@ fn the_solver_plays_games_to_the_end_and_the_report_states_the_terms() {
     let dir = tempfile::tempdir().unwrap();
     let class = class(dir.path(), &["first", "solver"]);
     let openings = late(dir.path(), 1, 10);
-    let (code, stdout, stderr, report) = arena(
+    let (stdout, report) = arena(
         dir.path(),
         &class,
-        &[
-            "--format",
-            "round-robin",
-            "--games",
-            "2",
-            "--bank",
-            "3",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
+        ("round-robin", "2", "3"),
+        &openings,
+        &[],
     );
-    assert_eq!(code, Some(0), "{stderr}");
-    check_games(&report, 3.0);
     assert_eq!(report["games"].as_array().unwrap().len(), 2);
     for player in ["first", "solver"] {
         assert!(forfeits_of(&report, player).is_empty(), "{stdout}");
@@ -296,24 +290,13 @@ fn every_verdict_of_the_handout() {
     ];
     let class = class(dir.path(), &modes);
     let openings = late(dir.path(), 1, 12);
-    let (code, stdout, stderr, report) = arena(
+    let (stdout, report) = arena(
         dir.path(),
         &class,
-        &[
-            "--opponent",
-            "engine:depth=2",
-            "--games",
-            "2",
-            "--bank",
-            "0.5",
-            "-j",
-            "3",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
+        ("gauntlet", "2", "0.5"),
+        &openings,
+        &["--opponent", "engine:depth=2", "-j", "3"],
     );
-    assert_eq!(code, Some(0), "{stderr}");
-    check_games(&report, 0.5);
     let reasons = |player| -> Vec<String> {
         forfeits_of(&report, player)
             .into_iter()
@@ -374,22 +357,13 @@ fn equal_discs_go_to_more_cpu_time_left() {
     });
     let openings = openings(dir.path(), &tie);
     let class = class(dir.path(), &["first", "tie-burn"]);
-    let (code, stdout, stderr, report) = arena(
+    let (stdout, report) = arena(
         dir.path(),
         &class,
-        &[
-            "--format",
-            "round-robin",
-            "--games",
-            "2",
-            "--bank",
-            "2",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
+        ("round-robin", "2", "2"),
+        &openings,
+        &[],
     );
-    assert_eq!(code, Some(0), "{stderr}");
-    check_games(&report, 2.0);
     let to_move = if tie[0].to_move == reversi::rules::Color::White {
         "white"
     } else {
@@ -411,24 +385,13 @@ fn a_knockout_of_three_game_pairings() {
     let dir = tempfile::tempdir().unwrap();
     let class = class(dir.path(), &["first", "solver", "illegal", "run-fails"]);
     let openings = late(dir.path(), 2, 8);
-    let (code, stdout, stderr, report) = arena(
+    let (stdout, report) = arena(
         dir.path(),
         &class,
-        &[
-            "--format",
-            "knockout",
-            "--games",
-            "3",
-            "--bank",
-            "1",
-            "-j",
-            "2",
-            "--openings",
-            openings.to_str().unwrap(),
-        ],
+        ("knockout", "3", "1"),
+        &openings,
+        &["-j", "2"],
     );
-    assert_eq!(code, Some(0), "{stderr}");
-    check_games(&report, 1.0);
     let rounds = report["rounds"].as_array().unwrap();
     assert_eq!(rounds.len(), 2, "{stdout}");
     assert_eq!(rounds[0].as_array().unwrap().len(), 2);
@@ -457,23 +420,6 @@ fn a_knockout_of_three_game_pairings() {
     assert!(stdout.contains("round 2:"), "{stdout}");
 }
 
-/// Every file under `top` with its bytes.
-fn snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    WalkDir::new(top)
-        .sort_by_file_name()
-        .into_iter()
-        .map(Result::unwrap)
-        .map(|e| {
-            let bytes = if e.file_type().is_file() {
-                fs::read(e.path()).unwrap()
-            } else {
-                Vec::new()
-            };
-            (e.path().to_path_buf(), bytes)
-        })
-        .collect()
-}
-
 every_sandbox! {
     /// An agent that looks for the other agent's files (the class folder, the
     /// referee's temporary folders where agents' folders are kept, the referee's
@@ -491,7 +437,7 @@ every_sandbox! {
         )
         .unwrap();
         let openings = late(world.path(), 1, 8);
-        let before = (snapshot(&class), world.snapshot());
+        let before = (sandboxed::tree_snapshot(&class), world.snapshot());
         let traces = Traces::now();
         let json = world.path().join("result.json");
         let bin = bin_dir();
@@ -510,7 +456,10 @@ every_sandbox! {
             assert_eq!(forfeits_of(&report, player), vec![], "{player}: {}", grading.stdout);
             assert_eq!(random_of(&report, player), (0, 0), "{player}");
         }
-        assert!(before == (snapshot(&class), world.snapshot()), "files outside the runs changed");
+        assert!(
+            before == (sandboxed::tree_snapshot(&class), world.snapshot()),
+            "files outside the runs changed"
+        );
         sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
     }
 }

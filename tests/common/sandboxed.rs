@@ -172,6 +172,24 @@ impl Drop for World {
     }
 }
 
+/// Every file and folder under `top` with its bytes (a folder's empty): what a test
+/// compares before and after a run that must change nothing there.
+pub fn tree_snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    WalkDir::new(top)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .map(|e| {
+            let bytes = if e.file_type().is_file() {
+                fs::read(e.path()).unwrap()
+            } else {
+                Vec::new()
+            };
+            (e.path().to_path_buf(), bytes)
+        })
+        .collect()
+}
+
 /// Removes `path` whatever its depth and modes (GNU rm walks any depth).
 pub fn remove_all(path: &Path) {
     let _ = Command::new("chmod")

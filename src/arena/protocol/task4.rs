@@ -14,6 +14,7 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
+use super::umea::stderr_words;
 use super::{Agent, Built, Protocol, Terms};
 use crate::arena::bank::Chance;
 use crate::arena::game::{Answer, Fault, Player, Reason};
@@ -57,21 +58,6 @@ fn make(target: &str) -> String {
 /// Removes a file the referee writes or reads, so that no run sees a stale one.
 fn forget_output(folder: &Path) {
     let _ = fs::remove_file(folder.join("output.txt"));
-}
-
-/// The last lines of standard error, escaped, for a detail.
-fn stderr_words(run: &Run) -> String {
-    let lines: Vec<String> = run
-        .stderr
-        .last_lines(3)
-        .into_iter()
-        .map(printable_bytes)
-        .collect();
-    if lines.is_empty() {
-        String::new()
-    } else {
-        format!("; stderr: {}", lines.join(" | "))
-    }
 }
 
 impl Protocol for Task4 {

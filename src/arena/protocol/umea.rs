@@ -140,7 +140,7 @@ impl Player for Seat<'_> {
 }
 
 /// The last lines of standard error, escaped, for a detail.
-fn stderr_words(run: &Run) -> String {
+pub(super) fn stderr_words(run: &Run) -> String {
     let lines: Vec<String> = run
         .stderr
         .last_lines(3)
