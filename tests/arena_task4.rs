@@ -437,7 +437,7 @@ every_sandbox! {
         )
         .unwrap();
         let openings = late(world.path(), 1, 8);
-        let before = (sandboxed::tree_snapshot(&class), world.snapshot());
+        let before = (sandboxed::snapshot(&class), world.snapshot());
         let traces = Traces::now();
         let json = world.path().join("result.json");
         let bin = bin_dir();
@@ -457,7 +457,7 @@ every_sandbox! {
             assert_eq!(random_of(&report, player), (0, 0), "{player}");
         }
         assert!(
-            before == (sandboxed::tree_snapshot(&class), world.snapshot()),
+            before == (sandboxed::snapshot(&class), world.snapshot()),
             "files outside the runs changed"
         );
         sandboxed::nothing_stayed("the arena", &world, &traces, &grading);

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
+use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::{self, Agent, Terms};
@@ -36,7 +37,8 @@ pub struct ArenaArgs {
     /// The class: one folder per student, each holding the protocol's program
     /// (`othello.sh` for umea).
     class: PathBuf,
-    /// The agents' protocol.
+    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move) or
+    /// tristate (`./othello.sh board.txt` per move, 8x8).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
     /// How the players meet.
@@ -100,6 +102,9 @@ pub struct ArenaArgs {
     csv: Option<PathBuf>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+    #[command(flatten)]
+    #[command(next_help_heading = "Tri-state coordinates (--protocol tristate)")]
+    conventions: ConventionArgs,
 }
 
 fn bad(what: &str, message: String) -> anyhow::Error {
@@ -168,10 +173,12 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         calibrate_wall: args.calibrate_seconds,
         seed: args.seed,
     };
-    let protocol: &dyn protocol::Protocol = match args.protocol.as_str() {
-        "cs561-task4" => &task4,
-        name => protocol::by_name(name).expect("clap allows only known names"),
+    let protocol: Box<dyn protocol::Protocol> = match args.protocol.as_str() {
+        "cs561-task4" => Box::new(task4),
+        name => protocol::by_name(name, args.conventions.conventions())
+            .expect("clap allows only known names"),
     };
+    let protocol = protocol.as_ref();
     let seconds: f64 = args
         .seconds
         .trim()

@@ -141,19 +141,9 @@ impl World {
 
     /// Every file under the cases and the home, with its bytes.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        [&self.cases, &self.home]
-            .into_iter()
-            .flat_map(|top| WalkDir::new(top).sort_by_file_name())
-            .map(Result::unwrap)
-            .map(|entry| {
-                let bytes = if entry.file_type().is_file() {
-                    fs::read(entry.path()).unwrap()
-                } else {
-                    Vec::new()
-                };
-                (entry.path().to_path_buf(), bytes)
-            })
-            .collect()
+        let mut files = snapshot(&self.cases);
+        files.extend(snapshot(&self.home));
+        files
     }
 
     /// What is left in the grader's TMPDIR.
@@ -172,20 +162,19 @@ impl Drop for World {
     }
 }
 
-/// Every file and folder under `top` with its bytes (a folder's empty): what a test
-/// compares before and after a run that must change nothing there.
-pub fn tree_snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+/// Every file and folder under `top`, with its bytes (a folder's: none).
+pub fn snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     WalkDir::new(top)
         .sort_by_file_name()
         .into_iter()
         .map(Result::unwrap)
-        .map(|e| {
-            let bytes = if e.file_type().is_file() {
-                fs::read(e.path()).unwrap()
+        .map(|entry| {
+            let bytes = if entry.file_type().is_file() {
+                fs::read(entry.path()).unwrap()
             } else {
                 Vec::new()
             };
-            (e.path().to_path_buf(), bytes)
+            (entry.path().to_path_buf(), bytes)
         })
         .collect()
 }

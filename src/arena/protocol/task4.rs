@@ -14,7 +14,7 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use super::umea::stderr_words;
+use super::per_move::stderr_words;
 use super::{Agent, Built, Protocol, Terms};
 use crate::arena::bank::Chance;
 use crate::arena::game::{Answer, Fault, Player, Reason};
