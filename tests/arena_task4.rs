@@ -4,7 +4,7 @@
 //! end, every verdict of the handout (build failed, run failed, bank spent, over the
 //! wall limit, illegal move), the folder kept across moves and games and private to
 //! its agent under both sandboxes, ties broken by CPU time left, a knockout of
-//! 3-game pairings. Games start from late positions and banks are small.
+//! 3-game pairings without the withdrawn. Games start from late positions and banks are small.
 
 #[macro_use]
 #[path = "common/sandboxed.rs"]
@@ -383,7 +383,10 @@ fn equal_discs_go_to_more_cpu_time_left() {
 #[test]
 fn a_knockout_of_three_game_pairings() {
     let dir = tempfile::tempdir().unwrap();
-    let class = class(dir.path(), &["first", "solver", "illegal", "run-fails"]);
+    let class = class(
+        dir.path(),
+        &["first", "solver", "illegal", "run-fails", "build-fails"],
+    );
     let openings = late(dir.path(), 2, 8);
     let (stdout, report) = arena(
         dir.path(),
@@ -395,7 +398,10 @@ fn a_knockout_of_three_game_pairings() {
     let rounds = report["rounds"].as_array().unwrap();
     assert_eq!(rounds.len(), 2, "{stdout}");
     assert_eq!(rounds[0].as_array().unwrap().len(), 2);
+    // 4 drawn: the agent whose build failed is withdrawn before the draw.
     assert_eq!(report["games"].as_array().unwrap().len(), 9);
+    assert!(games_of(&report, "build-fails").is_empty());
+    assert!(stdout.contains("build failed: build-fails: `make agent` exited with status 2"));
     // Each pairing: 3 games between its two players, the majority advancing.
     for pairing in rounds.iter().flat_map(|r| r.as_array().unwrap()) {
         let (a, b) = (

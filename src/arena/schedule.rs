@@ -282,9 +282,13 @@ impl Tournament<'_> {
     /// The knockout: each round, the players left drawn into random pairs (the seed
     /// and the round), the last one alone getting a bye; each pairing [`Self::games`]
     /// games; the one with more points (a win 1, a draw 1/2) advances, then the one
-    /// with more discs over the pairing's games, then a seeded coin.
+    /// with more discs over the pairing's games, then a seeded coin. An agent whose
+    /// build failed is withdrawn (CS561 Fall 2014: "among all remaining students,
+    /// select random pairs"): it is not drawn and plays no game.
     fn knockout(&self, ready: &[Ready], all: usize, results: &mut Results) -> io::Result<()> {
-        let mut left: Vec<usize> = (0..all).collect();
+        let mut left: Vec<usize> = (0..all)
+            .filter(|&i| !matches!(ready[i], Ready::Failed(_)))
+            .collect();
         let mut random = SplitMix64::new(self.seed ^ 0x6b6e_6f63_6b6f_7574);
         while left.len() > 1 {
             for i in (1..left.len()).rev() {
