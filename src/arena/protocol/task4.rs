@@ -14,7 +14,7 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use super::per_move::stderr_words;
+use super::per_move::{build_failure, stderr_words};
 use super::{Agent, Built, Protocol, Terms};
 use crate::arena::bank::Chance;
 use crate::arena::game::{Answer, Fault, Player, Reason};
@@ -97,20 +97,8 @@ impl Protocol for Task4 {
             }
             Err(e) => return Err(e),
         };
-        let detail = match run.ending {
-            Ending::Exited(0) => None,
-            Ending::Exited(code) => Some(format!("`make agent` exited with status {code}")),
-            Ending::Signal(signal) => Some(format!("`make agent` was killed by signal {signal}")),
-            Ending::CpuTime | Ending::WallTime => Some(format!(
-                "`make agent` was still running after {} s of CPU time (or its wall-time net): \
-                 killed",
-                terms.build_seconds.as_secs_f64()
-            )),
-            Ending::FilesTooLarge => Some("`make agent`'s files passed their bound".into()),
-            Ending::Stopped => return Err(io::ErrorKind::Interrupted.into()),
-        };
-        if let Some(detail) = detail {
-            return failed(format!("{detail}{}", stderr_words(&run)));
+        if let Some(detail) = build_failure(&run, "`make agent`", terms)? {
+            return failed(detail);
         }
         let built = tempfile::Builder::new()
             .prefix("reversi-arena-")
