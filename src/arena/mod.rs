@@ -6,6 +6,7 @@
 //! ([`game`]: legality, CPU time, the answer's form) and every forfeit explained in
 //! the reports ([`report`]).
 
+pub mod bank;
 pub mod game;
 pub mod openings;
 pub mod protocol;

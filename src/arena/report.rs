@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::bank;
 use super::game::Reason;
 use super::rating::{self, GameResult};
 use super::schedule::{Played, Results};
@@ -199,6 +200,8 @@ struct GameRecord {
     winner: &'static str,
     discs: Discs,
     forfeit: Option<ForfeitRecord>,
+    #[serde(flatten)]
+    bank: Option<bank::BankRecord>,
 }
 
 #[derive(Serialize)]
@@ -219,6 +222,8 @@ struct Report<'a> {
     games: Vec<GameRecord>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     rounds: Vec<Vec<PairingRecord>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    random_moves: Option<Vec<bank::RandomCount>>,
 }
 
 fn game_record(results: &Results, played: &Played) -> GameRecord {
@@ -252,6 +257,7 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
             position: position_text(f.position),
             detail: f.fault.detail.clone(),
         }),
+        bank: bank::bank_record(results, played),
     }
 }
 
@@ -284,6 +290,7 @@ pub fn json(header: &Header, results: &Results, standings: &[Standing]) -> Strin
                     .collect()
             })
             .collect(),
+        random_moves: bank::random_report(results),
     };
     let mut value = serde_json::to_value(&report).expect("the report serializes");
     crate::printable::printable_json(&mut value);
@@ -428,7 +435,7 @@ pub fn text(header: &Header, results: &Results, standings: &[Standing]) -> Strin
             );
         }
     }
-    out
+    out + &bank::random_text(results)
 }
 
 /// The crosstable as CSV (RFC 4180, written by the `csv` crate, every field made

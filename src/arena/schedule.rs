@@ -230,7 +230,30 @@ impl Tournament<'_> {
                 })
             })
             .collect();
-        self.parallel(fixtures.len(), |i| self.play_fixture(ready, fixtures[i]))
+        if !self.protocol.state_across_games() {
+            return self.parallel(fixtures.len(), |i| self.play_fixture(ready, fixtures[i]));
+        }
+        // An agent's files go from one of its games to the next: its games one at a
+        // time, in order; pairings with no agent in common (a knockout's round, a
+        // gauntlet against references) at once.
+        let mut seen = std::collections::HashSet::new();
+        let disjoint = pairs
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .filter(|&i| !matches!(ready[i], Ready::Reference(_)))
+            .all(|i| seen.insert(i));
+        let per_pair = |k: usize| -> io::Result<Vec<Played>> {
+            fixtures[k * self.games..(k + 1) * self.games]
+                .iter()
+                .map(|&fixture| self.play_fixture(ready, fixture))
+                .collect()
+        };
+        let games = if disjoint {
+            self.parallel(pairs.len(), per_pair)?
+        } else {
+            (0..pairs.len()).map(per_pair).collect::<io::Result<_>>()?
+        };
+        Ok(games.into_iter().flatten().collect())
     }
 
     /// Plays one game: the pairing's `index`-th, on opening `index / 2`, the first
@@ -254,16 +277,21 @@ impl Tournament<'_> {
         };
         let mut white_seat = seat(white)?;
         let mut black_seat = seat(black)?;
-        let game = game::play(white_seat.as_mut(), black_seat.as_mut(), start)?;
+        let mut game = game::play(white_seat.as_mut(), black_seat.as_mut(), start)?;
+        game.bank = self.protocol.bank();
         Ok(Played { white, black, game })
     }
 
     /// The knockout: each round, the players left drawn into random pairs (the seed
     /// and the round), the last one alone getting a bye; each pairing [`Self::games`]
     /// games; the one with more points (a win 1, a draw 1/2) advances, then the one
-    /// with more discs over the pairing's games, then a seeded coin.
+    /// with more discs over the pairing's games, then a seeded coin. An agent whose
+    /// build failed is withdrawn (CS561 Fall 2014: "among all remaining students,
+    /// select random pairs"): it is not drawn and plays no game.
     fn knockout(&self, ready: &[Ready], all: usize, results: &mut Results) -> io::Result<()> {
-        let mut left: Vec<usize> = (0..all).collect();
+        let mut left: Vec<usize> = (0..all)
+            .filter(|&i| !matches!(ready[i], Ready::Failed(_)))
+            .collect();
         let mut random = SplitMix64::new(self.seed ^ 0x6b6e_6f63_6b6f_7574);
         while left.len() > 1 {
             for i in (1..left.len()).rev() {

@@ -12,6 +12,7 @@ use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
+use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::{Entrant, Format, Tournament};
@@ -67,6 +68,13 @@ pub struct ArenaArgs {
     /// CPU time of an agent's compile step.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
     build_seconds: Duration,
+    /// cs561-task4: each side's CPU time per game, in seconds (the handout's 200).
+    #[arg(long, value_name = "SECONDS", default_value = "200", value_parser = parse_seconds)]
+    bank: Duration,
+    /// cs561-task4: the wall time of `make calibrate`, in seconds (the handout's 5
+    /// minutes).
+    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = parse_seconds)]
+    calibrate_seconds: Duration,
     /// The starting positions: a file of Umea positions, one a line (default: the
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
@@ -162,8 +170,16 @@ fn opponent(spec: &str) -> Result<Entrant> {
 
 /// Runs `reversi arena`.
 pub(super) fn run(args: &ArenaArgs) -> Result<()> {
-    let protocol = protocol::by_name(&args.protocol, args.conventions.conventions())
-        .expect("clap allows only known names");
+    let task4 = Task4 {
+        bank: args.bank,
+        calibrate_wall: args.calibrate_seconds,
+        seed: args.seed,
+    };
+    let protocol: Box<dyn protocol::Protocol> = match args.protocol.as_str() {
+        "cs561-task4" => Box::new(task4),
+        name => protocol::by_name(name, args.conventions.conventions())
+            .expect("clap allows only known names"),
+    };
     let protocol = protocol.as_ref();
     let seconds: f64 = args
         .seconds
@@ -304,7 +320,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         seed: args.seed,
         openings: openings_words,
         sandbox: sandbox.isolation().words(),
-        terms: terms.words(),
+        terms: protocol.words(&terms),
         ratings: format!(
             "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
              anchored on {} at {}",

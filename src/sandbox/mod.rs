@@ -449,6 +449,14 @@ impl Sandbox {
         sandbox
     }
 
+    /// The same sandbox with each process's CPU time at least `cpu` (a run that may
+    /// spend a whole bank on one move: CS561 task 4).
+    pub fn with_process_cpu_at_least(&self, cpu: Duration) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.limits.cpu = sandbox.limits.cpu.max(cpu);
+        sandbox
+    }
+
     /// The same sandbox, also showing `path` read-only (a student's folder).
     pub fn showing(&self, path: &Path) -> Result<Sandbox, SandboxError> {
         let mut sandbox = self.clone();
