@@ -7,11 +7,14 @@
 //! the reports ([`report`]).
 
 pub mod game;
+pub mod journal;
 pub mod openings;
 pub mod protocol;
+pub mod record;
 pub mod reference;
 pub mod report;
 pub mod schedule;
+pub mod shard;
 
 pub use game::{Forfeit, Game, Reason};
 

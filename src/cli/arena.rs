@@ -247,6 +247,8 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         games: args.games as usize,
         jobs,
         seed: args.seed,
+        ledger: None,
+        shard: None,
     };
     let results = tournament
         .run(format, &students, &opponents)
