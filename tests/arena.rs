@@ -8,7 +8,6 @@
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,7 +16,6 @@ use reversi::format::umea::{parse_position, position_text, START};
 use reversi::splitmix::SplitMix64;
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
-use walkdir::WalkDir;
 
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
@@ -327,6 +325,8 @@ fn round_robin(dir: &Path, class: &Path, openings: &Path, jobs: &str) -> String 
         jobs,
         "--json",
         json.to_str().unwrap(),
+        "--games-dir",
+        dir.join(format!("ggf-{jobs}")).to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{stderr}");
     fs::read_to_string(json).unwrap()
@@ -346,6 +346,39 @@ fn results_are_the_same_whatever_the_jobs_and_state_is_kept_within_a_game() {
     // 4 players, 6 pairings of 2 games.
     assert_eq!(report["games"].as_array().unwrap().len(), 12);
     assert!(forfeits_of(&report, "keeps-state").is_empty());
+    // Rated, anchored on the first opponent.
+    let players = report["players"].as_array().unwrap();
+    let naive = players.iter().find(|p| p["name"] == "naive").unwrap();
+    assert_eq!(naive["elo"], 1500.0);
+    for player in players {
+        assert!(player["elo"].is_f64(), "{player}");
+        if player["name"] != "naive" {
+            assert!(
+                player["elo_low"].as_f64() < player["elo_high"].as_f64(),
+                "{player}"
+            );
+        }
+    }
+    // Every game as GGF, the same moves and result as the JSON report's.
+    for (i, game) in report["games"].as_array().unwrap().iter().enumerate() {
+        let path = dir.path().join(format!("ggf-1/game-{:04}.ggf", i + 1));
+        let record = reversi::format::ggf::read(&fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(record.white, game["white"].as_str().unwrap());
+        assert_eq!(position_text(record.start), game["start"].as_str().unwrap());
+        let moves: Vec<String> = record
+            .moves
+            .iter()
+            .map(|m| m.square.map_or("pass".into(), |s| s.to_string()))
+            .collect();
+        assert_eq!(Value::from(moves), game["moves"]);
+        let margin = record.result.unwrap().black_margin;
+        let expected = match game["winner"].as_str().unwrap() {
+            "black" => margin > 0.0,
+            "white" => margin < 0.0,
+            _ => margin == 0.0,
+        };
+        assert!(expected, "{margin} {game}");
+    }
 }
 
 #[test]
@@ -398,21 +431,20 @@ fn bad_arguments_exit_2() {
     }
 }
 
-/// Every file under `top` with its bytes.
-fn snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    WalkDir::new(top)
-        .sort_by_file_name()
-        .into_iter()
-        .map(Result::unwrap)
-        .map(|e| {
-            let bytes = if e.file_type().is_file() {
-                fs::read(e.path()).unwrap()
-            } else {
-                Vec::new()
-            };
-            (e.path().to_path_buf(), bytes)
-        })
-        .collect()
+/// Runs `reversi arena CLASS ARGS` under `mode` as the hostile tests run the
+/// grader (HOME and TMPDIR of `world`); the grading and the JSON report.
+fn arena_in(world: &World, mode: Mode, class: &Path, args: &[&str]) -> (sandboxed::Grading, Value) {
+    let json = world.path().join("result.json");
+    let class = class.display().to_string();
+    let json_arg = json.display().to_string();
+    let mut all = vec!["arena", class.as_str(), "--json", json_arg.as_str()];
+    all.extend(args);
+    all.extend(mode.flags());
+    let grading = sandboxed::grader(world, &all, sandboxed::Launch::default());
+    assert_eq!(grading.code, Some(0), "{}", grading.stderr);
+    let result = read_json(&json);
+    check_shape(&result);
+    (grading, result)
 }
 
 every_sandbox! {
@@ -436,31 +468,13 @@ every_sandbox! {
         fs::write(&victim, "#!/bin/sh\nexec python3 ./agent.py first \"$@\"\n").unwrap();
         fs::write(&report, "before").unwrap();
         let openings = openings(world.path(), 1, 5);
-        let before = (snapshot(&class), world.snapshot());
+        let before = (sandboxed::snapshot(&class), world.snapshot());
         let traces = Traces::now();
-        let json = world.path().join("result.json");
-        let mut args = vec![
-            "arena".to_string(),
-            class.display().to_string(),
-            "--format".into(),
-            "round-robin".into(),
-            "--opponent".into(),
-            "naive".into(),
-            "--games".into(),
-            "1".into(),
-            "--openings".into(),
-            openings.display().to_string(),
-            "-j".into(),
-            "2".into(),
-            "--json".into(),
-            json.display().to_string(),
-        ];
-        args.extend(mode.flags().iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
-        assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let result = read_json(&json);
-        check_shape(&result);
+        let openings = openings.display().to_string();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--format", "round-robin", "--opponent", "naive", "--games", "1", "--openings",
+            &openings, "-j", "2",
+        ]);
         assert_eq!(forfeits_of(&result, "hostile"), vec![], "{}", grading.stdout);
         assert_eq!(forfeits_of(&result, "victim"), vec![], "{}", grading.stdout);
         for (reason, _, answer) in forfeits_of(&result, "killer") {
@@ -468,7 +482,7 @@ every_sandbox! {
             assert!(reason == "crash" || reason == "no answer", "{reason}");
         }
         assert_eq!(fs::read_to_string(&report).unwrap(), "before");
-        assert!(before == (snapshot(&class), world.snapshot()), "files outside the runs changed");
+        assert!(before == (sandboxed::snapshot(&class), world.snapshot()), "files outside the runs changed");
         sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
     }
 }
@@ -483,29 +497,11 @@ every_sandbox! {
         let class = class(world.path(), &["sleep", "megabytes"]);
         let openings = openings(world.path(), 1, 5);
         let traces = Traces::now();
-        let json = world.path().join("result.json");
-        let mut args = vec![
-            "arena".to_string(),
-            class.display().to_string(),
-            "--opponent".into(),
-            "naive".into(),
-            "--games".into(),
-            "1".into(),
-            "--seconds".into(),
-            "0.2".into(),
-            "--start-allowance".into(),
-            "0.2".into(),
-            "--openings".into(),
-            openings.display().to_string(),
-            "--json".into(),
-            json.display().to_string(),
-        ];
-        args.extend(mode.flags().iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
-        assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let result = read_json(&json);
-        check_shape(&result);
+        let openings = openings.display().to_string();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--opponent", "naive", "--games", "1", "--seconds", "0.2", "--start-allowance",
+            "0.2", "--openings", &openings,
+        ]);
         let sleep = forfeits_of(&result, "sleep");
         assert_eq!(sleep.len(), 1);
         assert_eq!(sleep[0].0, "over the time");

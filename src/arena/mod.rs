@@ -10,9 +10,11 @@ pub mod game;
 pub mod journal;
 pub mod openings;
 pub mod protocol;
+pub mod rating;
 pub mod record;
 pub mod reference;
 pub mod report;
+pub mod review;
 pub mod schedule;
 pub mod shard;
 

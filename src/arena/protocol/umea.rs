@@ -141,17 +141,7 @@ impl Player for Seat<'_> {
 
 /// The last lines of standard error, escaped, for a detail.
 fn stderr_words(run: &Run) -> String {
-    let lines: Vec<String> = run
-        .stderr
-        .last_lines(3)
-        .into_iter()
-        .map(printable_bytes)
-        .collect();
-    if lines.is_empty() {
-        String::new()
-    } else {
-        format!("; stderr: {}", lines.join(" | "))
-    }
+    run.stderr.shown(3, "; stderr: ")
 }
 
 /// The answer a run gave, judged by the terms (its legality is judged by the game).
