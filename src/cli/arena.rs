@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
+use super::arena_resume::{open_ledger, Stopped};
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::UsageError;
@@ -15,6 +16,8 @@ use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::{Entrant, Format, Tournament};
 use crate::arena::{self, openings, report};
+use crate::eval::pattern::{fnv1a_on, FNV1A_START};
+use crate::grading::grade::journal::Settings;
 use crate::printable::printable;
 use crate::sandbox;
 
@@ -90,6 +93,11 @@ pub struct ArenaArgs {
     /// Write the crosstable as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Go on with an earlier tournament of this class that was stopped (killed,
+    /// Ctrl-C, a reboot): every game its journal holds is kept, unless a player's
+    /// folder changed since, and the others are played. Give the options it had.
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -264,9 +272,35 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ledger: None,
         shard: None,
     };
-    let results = tournament
-        .run(format, &students, &opponents)
-        .context("the referee could not run a game")?;
+    let entrants: Vec<(String, Option<&Path>)> = students
+        .iter()
+        .chain(&opponents)
+        .map(|e| match e {
+            Entrant::Agent(agent) => (agent.name.clone(), agent.folder.as_deref()),
+            Entrant::Reference(_) => (e.name(), None),
+        })
+        .collect();
+    let ledger = open_ledger(
+        args.resume,
+        &args.class,
+        &format!("{}\0{:?}\0{:?}", args.protocol, format, args.opponent),
+        None,
+        &settings(args)?,
+        &entrants,
+    )?;
+    let tournament = Tournament {
+        ledger: ledger.as_ref(),
+        ..tournament
+    };
+    let results = match tournament.run(format, &students, &opponents) {
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            return Err(Stopped {
+                journal: ledger.is_some(),
+            }
+            .into())
+        }
+        result => result.context("the referee could not run a game")?,
+    };
     let anchor = match &args.anchor {
         Some(name) => results
             .players
@@ -319,5 +353,49 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             )?;
         }
     }
-    print_out(&report::text(&header, &results, &standings))
+    print_out(&report::text(&header, &results, &standings))?;
+    // Every game played and every report written: the journal has done its work.
+    if let Some(ledger) = ledger {
+        ledger.finish()?;
+    }
+    Ok(())
+}
+
+/// What decides this tournament's results, for its journal: every option that
+/// changes a game (the openings by their content).
+fn settings(args: &ArenaArgs) -> Result<Settings> {
+    let openings = match &args.openings {
+        Some(path) => {
+            let bytes =
+                fs::read(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+            format!(
+                "{} bytes, digest {:016x}",
+                bytes.len(),
+                fnv1a_on(FNV1A_START, &bytes)
+            )
+        }
+        None => "built-in".into(),
+    };
+    let mut settings = Settings::new();
+    for (name, value) in [
+        ("--protocol", args.protocol.clone()),
+        ("--format", format!("{:?}", args.format)),
+        ("--opponent", args.opponent.join(" | ")),
+        ("--games", args.games.to_string()),
+        ("--seconds", args.seconds.trim().to_string()),
+        ("--start-allowance", args.start_allowance.to_string()),
+        ("--lax", args.lax.to_string()),
+        (
+            "--build-seconds",
+            args.build_seconds.as_secs_f64().to_string(),
+        ),
+        ("--openings", openings),
+        ("--seed", args.seed.to_string()),
+    ] {
+        settings.insert(name.into(), value);
+    }
+    for (name, value) in args.sandbox.settings() {
+        settings.insert(name.into(), value);
+    }
+    Ok(settings)
 }

@@ -27,6 +27,7 @@ use crate::output_file::{self, Durability, Sink, WriteError};
 use crate::printable::terminal_text;
 
 mod arena;
+mod arena_resume;
 mod engine;
 mod nboard;
 mod tristate;
@@ -203,7 +204,7 @@ pub fn main() -> ExitCode {
         // The reader of a pipe stopped (`| head`): its choice, so stop quietly and
         // successfully, as ripgrep does.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
-        Err(error) if error.is::<grade::Interrupted>() => {
+        Err(error) if error.is::<grade::Interrupted>() || error.is::<arena_resume::Stopped>() => {
             eprintln!("reversi: {error}");
             ExitCode::from(130)
         }

@@ -1,0 +1,202 @@
+//! `reversi arena` for large classes (docs/arena.md): a tournament killed at random
+//! moments resumes from its journal to the very reports of a run never stopped; a
+//! resume with other settings is refused. Agents of our own (`tests/arena/agent.py`),
+//! games from late positions so that they are short.
+
+#[path = "common/sandboxed.rs"]
+#[allow(unused_macros)]
+mod sandboxed;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::SystemTime;
+
+use reversi::format::umea::{position_text, START};
+use reversi::splitmix::SplitMix64;
+use sandboxed::BIN;
+
+/// A class under `dir`: one folder per mode of `tests/arena/agent.py`.
+fn class(dir: &Path, modes: &[&str]) -> PathBuf {
+    let class = dir.join("class");
+    for mode in modes {
+        let folder = class.join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            sandboxed::root().join("tests/arena/agent.py"),
+            folder.join("agent.py"),
+        )
+        .unwrap();
+        let script = folder.join("othello.sh");
+        fs::write(
+            &script,
+            format!("#!/bin/sh\nexec python3 ./agent.py {mode} \"$@\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    class
+}
+
+/// `count` positions of seeded random games with `empties` empty cells, the side to
+/// move with a move.
+fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
+    let mut random = SplitMix64::new(11);
+    let mut lines = Vec::new();
+    while lines.len() < count {
+        let mut position = START;
+        loop {
+            let board = position.board();
+            let moves = board.moves();
+            if moves == 0 && board.pass().moves() == 0 {
+                break;
+            }
+            if 64 - (position.white | position.black).count_ones() <= empties && moves != 0 {
+                lines.push(position_text(position));
+                break;
+            }
+            position = if moves == 0 {
+                position.after(None)
+            } else {
+                position.play(random.square_of(moves))
+            };
+        }
+    }
+    let path = dir.join("openings.txt");
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// `reversi arena` with its journal under `state`.
+fn arena(state: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .arg("arena")
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .stdin(Stdio::null());
+    command
+}
+
+/// The reports of a run writing into `out`: JSON, CSV, the crosstable.
+fn reports(out: &Path, output: &Output) -> (String, String, String) {
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    (
+        fs::read_to_string(out.join("report.json")).unwrap(),
+        fs::read_to_string(out.join("report.csv")).unwrap(),
+        text(&output.stdout),
+    )
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The journals under `state`.
+fn journals(state: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(state)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().to_path_buf())
+        .collect()
+}
+
+/// The tournament's options, its reports written into `out`.
+fn options(class: &Path, openings: &Path, out: &Path) -> Vec<String> {
+    [
+        class.to_str().unwrap(),
+        "--opponent",
+        "naive",
+        "--opponent",
+        "engine:depth=1",
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "-j",
+        "2",
+        "--json",
+        out.join("report.json").to_str().unwrap(),
+        "--csv",
+        out.join("report.csv").to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn a_tournament_killed_at_random_moments_resumes_to_the_same_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &["first", "last", "illegal", "build-fails"]);
+    let openings = openings(dir.path(), 2, 6);
+    let (whole_out, killed_out) = (dir.path().join("whole"), dir.path().join("killed"));
+    fs::create_dir_all(&whole_out).unwrap();
+    fs::create_dir_all(&killed_out).unwrap();
+    let (whole_state, state) = (dir.path().join("state-a"), dir.path().join("state-b"));
+
+    let args = options(&class, &openings, &whole_out);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let started = std::time::Instant::now();
+    let whole = arena(&whole_state, &args).output().unwrap();
+    let took = started.elapsed();
+    let whole = reports(&whole_out, &whole);
+    assert!(
+        journals(&whole_state).is_empty(),
+        "a whole run leaves no journal"
+    );
+
+    let seed = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64;
+    println!("kill seed {seed} (the whole run took {took:?})");
+    let mut random = SplitMix64::new(seed);
+    let args = options(&class, &openings, &killed_out);
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    for kill in 0..4 {
+        // A moment within the run's first 80%: the kill comes before its end.
+        let moment = took.mul_f64(0.05 + 0.75 * (random.below(1000) as f64 / 1000.0));
+        let mut child = arena(&state, &args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(moment);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        println!("kill {kill} after {moment:?}");
+        if kill == 0 {
+            args.push("--resume");
+        }
+        let Some(journal) = journals(&state).pop() else {
+            continue;
+        };
+        // A line cut by the kill: passed over.
+        let mut bytes = fs::read(&journal).unwrap();
+        bytes.extend_from_slice(br#"{"white":"first","black":"na"#);
+        fs::write(&journal, bytes).unwrap();
+        if kill == 1 {
+            // Another --seed decides other openings: refused, the journal kept.
+            let mut other = args.clone();
+            other.extend(["--seed", "2"]);
+            let refused = arena(&state, &other).output().unwrap();
+            assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+            assert!(
+                text(&refused.stderr).contains("another --seed (1; now 2)"),
+                "{}",
+                text(&refused.stderr)
+            );
+            assert!(journal.exists());
+        }
+    }
+    let resumed = arena(&state, &args).output().unwrap();
+    let stderr = text(&resumed.stderr);
+    assert!(stderr.contains("resuming the tournament"), "{stderr}");
+    let resumed = reports(&killed_out, &resumed);
+    assert_eq!(resumed.0, whole.0, "JSON");
+    assert_eq!(resumed.1, whole.1, "CSV");
+    assert_eq!(resumed.2, whole.2, "crosstable");
+    assert!(journals(&state).is_empty(), "the journal goes with the end");
+}
