@@ -200,3 +200,110 @@ fn a_tournament_killed_at_random_moments_resumes_to_the_same_reports() {
     assert_eq!(resumed.2, whole.2, "crosstable");
     assert!(journals(&state).is_empty(), "the journal goes with the end");
 }
+
+/// Runs `reversi arena` (or `arena merge`) to the end; its output.
+fn finished(state: &Path, args: &[&str]) -> Output {
+    let output = arena(state, args).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    output
+}
+
+#[test]
+fn shards_merged_give_the_whole_tournament() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &["first", "last", "illegal", "build-fails"]);
+    let openings = openings(dir.path(), 1, 6);
+    let state = dir.path().join("state");
+    let class = class.to_str().unwrap();
+    let openings = openings.to_str().unwrap();
+    for (format, shards) in [("gauntlet", 3), ("round-robin", 2)] {
+        let out = |name: &str| dir.path().join(format!("{format}-{name}"));
+        let common = [
+            class,
+            "--format",
+            format,
+            "--opponent",
+            "naive",
+            "--opponent",
+            "engine:depth=1",
+            "--games",
+            "2",
+            "--openings",
+            openings,
+        ];
+        let run = |name: &str, extra: &[&str]| {
+            let (json, csv) = (out(&format!("{name}.json")), out(&format!("{name}.csv")));
+            let mut args = common.to_vec();
+            args.extend([
+                "--json",
+                json.to_str().unwrap(),
+                "--csv",
+                csv.to_str().unwrap(),
+            ]);
+            args.extend(extra);
+            let output = finished(&state, &args);
+            (
+                fs::read_to_string(json).unwrap(),
+                fs::read_to_string(csv).unwrap(),
+                text(&output.stdout),
+            )
+        };
+        let whole = run("whole", &[]);
+        let mut inputs = Vec::new();
+        for k in 1..=shards {
+            let shard = format!("{k}/{shards}");
+            let (json, ..) = run(&format!("shard-{k}"), &["--shard", &shard]);
+            let games = serde_json::from_str::<serde_json::Value>(&json).unwrap()["games"]
+                .as_array()
+                .unwrap()
+                .len();
+            assert!(games > 0 && games < 20, "{format} {shard}: {games} games");
+            inputs.push(
+                out(&format!("shard-{k}.json"))
+                    .to_str()
+                    .unwrap()
+                    .to_string(),
+            );
+        }
+        let (json, csv) = (out("merged.json"), out("merged.csv"));
+        let mut args = vec![
+            "merge",
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ];
+        // (the shards in any order)
+        args.extend(inputs.iter().rev().map(String::as_str));
+        let merged = finished(&state, &args);
+        assert_eq!(fs::read_to_string(json).unwrap(), whole.0, "{format}: JSON");
+        assert_eq!(fs::read_to_string(csv).unwrap(), whole.1, "{format}: CSV");
+        assert_eq!(text(&merged.stdout), whole.2, "{format}: crosstable");
+
+        // A shard missing, or given twice: refused.
+        for wrong in [&inputs[1..], &[inputs[0].clone(), inputs[0].clone()][..]] {
+            let mut args = vec!["merge"];
+            args.extend(wrong.iter().map(String::as_str));
+            let refused = arena(&state, &args).output().unwrap();
+            assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+            assert!(text(&refused.stderr).contains("the shards given are"));
+        }
+    }
+    assert!(journals(&state).is_empty());
+    let knockout = arena(
+        &state,
+        &[
+            class,
+            "--format",
+            "knockout",
+            "--opponent",
+            "naive",
+            "--shard",
+            "1/2",
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(knockout.status.code(), Some(2));
+    assert!(text(&knockout.stderr).contains("--shard"));
+}

@@ -2,7 +2,7 @@
 //! report of issue 71), a crosstable in text and as CSV. Every report states the
 //! terms the games were played under.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::game::Reason;
 use super::rating::{self, GameResult};
@@ -15,7 +15,7 @@ use crate::printable::{printable, serialize_name};
 use crate::rules::Color;
 
 /// What the reports state beside the results: how the games were played.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
     /// The protocol.
     pub protocol: String,
@@ -33,6 +33,9 @@ pub struct Header {
     pub terms: Vec<String>,
     /// How the ratings were computed, in words.
     pub ratings: String,
+    /// Of one shard's report (`--shard K/N`): which, and what `arena merge` needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::ShardOf>,
 }
 
 /// Fills in the standings' Elo ratings: by maximum likelihood over every game of

@@ -14,10 +14,13 @@ use super::sandbox::SandboxArgs;
 use super::UsageError;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
+use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
+use crate::arena::shard::ShardOf;
 use crate::arena::{self, openings, report};
 use crate::eval::pattern::{fnv1a_on, FNV1A_START};
 use crate::grading::grade::journal::Settings;
+use crate::grading::shard::Shard;
 use crate::printable::printable;
 use crate::sandbox;
 
@@ -37,7 +40,9 @@ enum FormatArg {
 pub struct ArenaArgs {
     /// The class: one folder per student, each holding the protocol's program
     /// (`othello.sh` for umea).
-    class: PathBuf,
+    // Required, but an `Option` so that `arena merge` can be read.
+    #[arg(required = true)]
+    class: Option<PathBuf>,
     /// The agents' protocol.
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
@@ -98,6 +103,11 @@ pub struct ArenaArgs {
     /// folder changed since, and the others are played. Give the options it had.
     #[arg(long)]
     resume: bool,
+    /// Play only the K-th of N slices of the pairings (a gauntlet's students K, K+N,
+    /// K+2N... in name order; a round robin's pairings so), to spread a class over
+    /// machines; `arena merge` joins the slices' JSON reports. Not for a knockout.
+    #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
+    shard: Option<Shard>,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -163,6 +173,7 @@ fn opponent(spec: &str) -> Result<Entrant> {
 
 /// Runs `reversi arena`.
 pub(super) fn run(args: &ArenaArgs) -> Result<()> {
+    let class = args.class.as_deref().expect("clap requires the class");
     let protocol = protocol::by_name(&args.protocol).expect("clap allows only known names");
     let seconds: f64 = args
         .seconds
@@ -197,12 +208,18 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
     };
-    let students = students(&args.class, protocol.entry())?;
+    let students = students(class, protocol.entry())?;
     let opponents = args
         .opponent
         .iter()
         .map(|spec| opponent(spec))
         .collect::<Result<Vec<_>>>()?;
+    if format == Format::Knockout && args.shard.is_some() {
+        return Err(bad(
+            "--shard",
+            "a knockout's rounds depend on the rounds before: it cannot be split".into(),
+        ));
+    }
     if format == Format::Gauntlet && opponents.is_empty() {
         return Err(bad(
             "--opponent",
@@ -214,7 +231,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     }
     if students.is_empty() {
         return Err(bad(
-            &args.class.display().to_string(),
+            &class.display().to_string(),
             format!(
                 "no folder holding {} (one folder per student)",
                 protocol.entry()
@@ -270,7 +287,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         jobs,
         seed: args.seed,
         ledger: None,
-        shard: None,
+        shard: args.shard,
     };
     let entrants: Vec<(String, Option<&Path>)> = students
         .iter()
@@ -282,9 +299,9 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         .collect();
     let ledger = open_ledger(
         args.resume,
-        &args.class,
+        class,
         &format!("{}\0{:?}\0{:?}", args.protocol, format, args.opponent),
-        None,
+        args.shard,
         &settings(args)?,
         &entrants,
     )?;
@@ -330,30 +347,21 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             printable(&results.players[anchor]),
             args.anchor_elo
         ),
+        shard: args.shard.map(|shard| ShardOf {
+            shard: shard.to_string(),
+            students: results.students,
+            anchor,
+            anchor_elo: args.anchor_elo,
+        }),
     };
-    if let Some(path) = &args.json {
-        write_whole(path, report::json(&header, &results, &standings).as_bytes())?;
-    }
-    if let Some(path) = &args.csv {
-        write_whole(path, report::csv(&results, &standings).as_bytes())?;
-    }
-    if let Some(folder) = &args.games_dir {
-        fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let date = crate::format::ggf::date(now);
-        for (i, record) in report::ggf_games(&results, &standings, &date)
-            .iter()
-            .enumerate()
-        {
-            write_whole(
-                &folder.join(format!("game-{:04}.ggf", i + 1)),
-                format!("{record}\n").as_bytes(),
-            )?;
-        }
-    }
-    print_out(&report::text(&header, &results, &standings))?;
+    write_reports(
+        &header,
+        &results,
+        &standings,
+        (args.json.as_deref(), args.csv.as_deref()),
+        args.games_dir.as_deref(),
+    )?;
+
     // Every game played and every report written: the journal has done its work.
     if let Some(ledger) = ledger {
         ledger.finish()?;
@@ -398,4 +406,38 @@ fn settings(args: &ArenaArgs) -> Result<Settings> {
         settings.insert(name.into(), value);
     }
     Ok(settings)
+}
+
+/// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
+/// into `games_dir`, and the text report on standard output.
+pub(super) fn write_reports(
+    header: &report::Header,
+    results: &Results,
+    standings: &[report::Standing],
+    (json, csv): (Option<&Path>, Option<&Path>),
+    games_dir: Option<&Path>,
+) -> Result<()> {
+    if let Some(path) = json {
+        write_whole(path, report::json(header, results, standings).as_bytes())?;
+    }
+    if let Some(path) = csv {
+        write_whole(path, report::csv(results, standings).as_bytes())?;
+    }
+    if let Some(folder) = games_dir {
+        fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let date = crate::format::ggf::date(now);
+        for (i, record) in report::ggf_games(results, standings, &date)
+            .iter()
+            .enumerate()
+        {
+            write_whole(
+                &folder.join(format!("game-{:04}.ggf", i + 1)),
+                format!("{record}\n").as_bytes(),
+            )?;
+        }
+    }
+    print_out(&report::text(header, results, standings))
 }
