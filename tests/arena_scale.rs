@@ -3,6 +3,8 @@
 //! resume with other settings is refused. Agents of our own (`tests/arena/agent.py`),
 //! games from late positions so that they are short.
 
+#[path = "common/arena_class.rs"]
+mod arena_class;
 #[path = "common/sandboxed.rs"]
 #[allow(unused_macros)]
 mod sandboxed;
@@ -12,61 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::SystemTime;
 
-use reversi::format::umea::{position_text, START};
+use arena_class::{class, openings};
 use reversi::splitmix::SplitMix64;
 use sandboxed::BIN;
-
-/// A class under `dir`: one folder per mode of `tests/arena/agent.py`.
-fn class(dir: &Path, modes: &[&str]) -> PathBuf {
-    let class = dir.join("class");
-    for mode in modes {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena/agent.py"),
-            folder.join("agent.py"),
-        )
-        .unwrap();
-        let script = folder.join("othello.sh");
-        fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./agent.py {mode} \"$@\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    class
-}
-
-/// `count` positions of seeded random games with `empties` empty cells, the side to
-/// move with a move.
-fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
-    let mut random = SplitMix64::new(11);
-    let mut lines = Vec::new();
-    while lines.len() < count {
-        let mut position = START;
-        loop {
-            let board = position.board();
-            let moves = board.moves();
-            if moves == 0 && board.pass().moves() == 0 {
-                break;
-            }
-            if 64 - (position.white | position.black).count_ones() <= empties && moves != 0 {
-                lines.push(position_text(position));
-                break;
-            }
-            position = if moves == 0 {
-                position.after(None)
-            } else {
-                position.play(random.square_of(moves))
-            };
-        }
-    }
-    let path = dir.join("openings.txt");
-    fs::write(&path, lines.join("\n") + "\n").unwrap();
-    path
-}
 
 /// `reversi arena` with its journal under `state`.
 fn arena(state: &Path, args: &[&str]) -> Command {
