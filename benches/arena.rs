@@ -38,6 +38,7 @@ fn per_move(c: &mut Criterion) {
         start_allowance: Duration::from_millis(500),
         lax: false,
         build_seconds: Duration::from_secs(10),
+        per_game: false,
     };
     let agent = Agent {
         name: "trivial".into(),

@@ -11,7 +11,7 @@ mod sandboxed;
 mod arena_class;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arena_class::{class, openings};
@@ -355,6 +355,124 @@ fn a_knockout_has_one_winner() {
     assert_eq!(rounds.len(), 2, "{stdout}");
     assert_eq!(rounds[1].as_array().unwrap().len(), 1);
     assert!(stdout.contains("round 2:"), "{stdout}");
+}
+
+#[test]
+fn tristate_agents_answer_a_board_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for mode in ["first", "skip"] {
+        let folder = class.join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            sandboxed::root().join("tests/arena/tristate.py"),
+            folder.join("tristate.py"),
+        )
+        .unwrap();
+        let script = folder.join("othello.sh");
+        fs::write(
+            &script,
+            format!("#!/bin/sh\nexec python3 ./tristate.py {mode} \"$1\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let openings = openings(dir.path(), 1, 6);
+    let json = dir.path().join("out.json");
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--opponent",
+        "engine:depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    check_shape(&report);
+    assert!(forfeits_of(&report, "first").is_empty(), "{stdout}");
+    let skips = forfeits_of(&report, "skip");
+    assert_eq!(skips.len(), 2, "{stdout}");
+    assert!(skips
+        .iter()
+        .all(|f| f.0 == "pass with a legal move" && f.2 == "skip"));
+    // Read as 1-based, the 0-based agent's answers name other cells or none.
+    let (code, _, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--base",
+        "1",
+        "--opponent",
+        "engine:depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    assert!(!forfeits_of(&report, "first").is_empty());
+}
+
+/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
+/// passing the mode and the first argument.
+fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
+    let class = dir.join("class");
+    for mode in modes {
+        let folder = class.join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            sandboxed::root().join("tests/arena").join(script),
+            folder.join(script),
+        )
+        .unwrap();
+        let run = folder.join("othello.sh");
+        fs::write(
+            &run,
+            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$1\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    class
+}
+
+every_sandbox! {
+    /// Line-protocol agents (one process per game, Caltech CS 2): whole games from the
+    /// standard start; a pass with a move, an exit, a sleep past the net and the CPU
+    /// bank spent each forfeit; nothing left behind.
+    fn line_agents_play_whole_games(mode) {
+        let _one = sandboxed::one_at_a_time();
+        let world = World::new();
+        let class = class_of(world.path(), "line.py", &["first", "pass", "quits", "sleeps", "spins"]);
+        let traces = Traces::now();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--protocol", "line", "--opponent", "engine:depth=1", "--seconds", "0.3",
+            "--start-allowance", "0.1", "-j", "2",
+        ]);
+        assert!(forfeits_of(&result, "first").is_empty(), "{}", grading.stdout);
+        for (agent, reason) in [
+            ("pass", "pass with a legal move"),
+            ("quits", "no answer"),
+            ("sleeps", "over the time"),
+            ("spins", "over the time"),
+        ] {
+            let forfeits = forfeits_of(&result, agent);
+            assert_eq!(forfeits.len(), 2, "{agent}: {}", grading.stdout);
+            assert!(forfeits.iter().all(|f| f.0 == reason), "{agent}: {forfeits:?}");
+        }
+        assert!(grading.stdout.contains("used its bank of 0.4 s of CPU time"), "{}", grading.stdout);
+        for game in result["games"].as_array().unwrap() {
+            assert_eq!(game["start"], position_text(reversi::arena::protocol::line::START));
+        }
+        sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
+    }
 }
 
 #[test]

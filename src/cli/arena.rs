@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use super::arena_resume::{open_ledger, Stopped};
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
+use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
@@ -43,7 +44,8 @@ pub struct ArenaArgs {
     // Required, but an `Option` so that `arena merge` can be read.
     #[arg(required = true)]
     class: Option<PathBuf>,
-    /// The agents' protocol.
+    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move) or
+    /// tristate (`./othello.sh board.txt` per move, 8x8).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
     /// How the players meet.
@@ -110,6 +112,9 @@ pub struct ArenaArgs {
     shard: Option<Shard>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+    #[command(flatten)]
+    #[command(next_help_heading = "Tri-state coordinates (--protocol tristate)")]
+    conventions: ConventionArgs,
 }
 
 fn bad(what: &str, message: String) -> anyhow::Error {
@@ -174,7 +179,9 @@ fn opponent(spec: &str) -> Result<Entrant> {
 /// Runs `reversi arena`.
 pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let class = args.class.as_deref().expect("clap requires the class");
-    let protocol = protocol::by_name(&args.protocol).expect("clap allows only known names");
+    let protocol = protocol::by_name(&args.protocol, args.conventions.conventions())
+        .expect("clap allows only known names");
+    let protocol = protocol.as_ref();
     let seconds: f64 = args
         .seconds
         .trim()
@@ -202,6 +209,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         start_allowance: Duration::from_secs_f64(args.start_allowance),
         lax: args.lax,
         build_seconds: args.build_seconds,
+        per_game: protocol.per_game(),
     };
     let format = match args.format {
         FormatArg::Gauntlet => Format::Gauntlet,
@@ -239,6 +247,13 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ));
     }
     let (openings_list, openings_words) = match &args.openings {
+        _ if protocol.start().is_some() => (
+            protocol.start().into_iter().collect(),
+            format!(
+                "every game from the standard start ({} agents keep their own board)",
+                protocol.name()
+            ),
+        ),
         Some(path) => {
             let text = fs::read_to_string(path)
                 .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
@@ -399,6 +414,10 @@ fn settings(args: &ArenaArgs) -> Result<Settings> {
         ),
         ("--openings", openings),
         ("--seed", args.seed.to_string()),
+        (
+            "tri-state coordinates",
+            format!("{:?}", args.conventions.conventions()),
+        ),
     ] {
         settings.insert(name.into(), value);
     }
