@@ -3,12 +3,10 @@
 //! tournament's journal keeps one a line and `arena merge` reads from the shards'
 //! reports.
 
-use std::time::Duration;
-
 use serde::{Deserialize, Serialize};
 
 use super::game::{Fault, Forfeit, Game, Reason};
-use crate::board::Squares;
+use crate::board::{Square, Squares};
 use crate::format::umea::{parse_position, position_text};
 use crate::rules::Color;
 
@@ -26,6 +24,11 @@ const REASONS: [Reason; 7] = [
 /// The reason whose words are `words`.
 pub fn reason_from_words(words: &str) -> Option<Reason> {
     REASONS.into_iter().find(|r| r.words() == words)
+}
+
+/// A move as the JSON report writes it: `a1`-`h8`, or `pass`.
+pub fn move_text(played: Option<Square>) -> String {
+    played.map_or("pass".to_string(), |s| s.to_string())
 }
 
 /// A forfeit as the JSON report writes it.
@@ -68,11 +71,7 @@ impl GameLine {
             white: white.into(),
             black: black.into(),
             start: position_text(game.start),
-            moves: game
-                .moves
-                .iter()
-                .map(|m| m.map_or("pass".to_string(), |s| s.to_string()))
-                .collect(),
+            moves: game.moves.iter().map(|&m| move_text(m)).collect(),
             forfeit: game.forfeit.as_ref().map(|f| ForfeitLine {
                 player: if f.side == Color::White { white } else { black }.into(),
                 reason: f.fault.reason.words().into(),
@@ -89,14 +88,7 @@ impl GameLine {
     /// position than the game reached).
     pub fn game(&self) -> Option<Game> {
         let start = parse_position(&self.start).ok()?;
-        let mut game = Game {
-            start,
-            moves: Vec::new(),
-            last: start,
-            forfeit: None,
-            cpu: (Duration::ZERO, Duration::ZERO),
-            longest: (Duration::ZERO, Duration::ZERO),
-        };
+        let mut game = Game::starting(start);
         for text in &self.moves {
             let moves = game.last.board().moves();
             let square = if text == "pass" {

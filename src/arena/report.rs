@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::game::Reason;
 use super::rating::{self, GameResult};
+use super::record::move_text;
 use super::schedule::{Played, Results};
 use crate::format::ggf;
 use crate::format::umea::position_text;
@@ -232,11 +233,7 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
         white: name(played.white),
         black: name(played.black),
         start: position_text(game.start),
-        moves: game
-            .moves
-            .iter()
-            .map(|m| m.map_or("pass".to_string(), |s| s.to_string()))
-            .collect(),
+        moves: game.moves.iter().map(|&m| move_text(m)).collect(),
         winner: match game.winner() {
             Some(Color::White) => "white",
             Some(Color::Black) => "black",
