@@ -1,6 +1,7 @@
 //! `reversi arena` for large classes (docs/arena.md): a tournament killed at random
 //! moments resumes from its journal to the very reports of a run never stopped; a
-//! resume with other settings is refused. Agents of our own (`tests/arena/agent.py`),
+//! resume with other settings is refused, and so is a second tournament of the class
+//! while one runs; shards merged give the whole tournament's reports. Agents of our own (`tests/arena/agent.py`),
 //! games from late positions so that they are short.
 
 #[path = "common/arena_class.rs"]
@@ -256,4 +257,43 @@ fn shards_merged_give_the_whole_tournament() {
     .unwrap();
     assert_eq!(knockout.status.code(), Some(2));
     assert!(text(&knockout.stderr).contains("--shard"));
+}
+
+#[test]
+fn a_second_tournament_of_the_class_waits_for_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &["first", "last"]);
+    let openings = openings(dir.path(), 2, 6);
+    let state = dir.path().join("state");
+    let args = options(&class, &openings, dir.path());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut first = arena(&state, &args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // (its header is written once it holds the journal)
+    while !journals(&state)
+        .iter()
+        .any(|j| fs::metadata(j).is_ok_and(|m| m.len() > 0))
+    {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "it ended before its journal was seen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // (without --resume, it would play on without a journal, with a warning)
+    let mut resuming = args.clone();
+    resuming.push("--resume");
+    let second = arena(&state, &resuming).output().unwrap();
+    let running = first.try_wait().unwrap().is_none();
+    first.wait().unwrap();
+    assert!(running, "the first ended before the second was refused");
+    assert_eq!(second.status.code(), Some(2), "{}", text(&second.stderr));
+    assert!(
+        text(&second.stderr).contains("another tournament of this class is running"),
+        "{}",
+        text(&second.stderr)
+    );
 }
