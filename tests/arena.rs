@@ -11,10 +11,10 @@ mod sandboxed;
 mod arena_class;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use arena_class::{class, openings};
+use arena_class::{class, class_of, openings};
 use reversi::format::umea::{parse_position, position_text};
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
@@ -235,23 +235,35 @@ fn lax_answers_take_the_last_line() {
     let class = class(dir.path(), &["two-lines", "megabytes"]);
     let openings = openings(dir.path(), 1, 8);
     let json = dir.path().join("out.json");
-    let (code, stdout, stderr) = arena(&[
+    // A command as an opponent, run in the sandbox: refused until its file is shown.
+    let script = sandboxed::root().join("tests/arena/agent.py");
+    let command = format!("cmd:python3 {} last", script.display());
+    let mut args = vec![
         class.to_str().unwrap(),
         "--opponent",
         "naive",
+        "--opponent",
+        &command,
         "--lax",
         "--openings",
         openings.to_str().unwrap(),
         "--json",
         json.to_str().unwrap(),
-    ]);
+    ];
+    let (code, _, stderr) = arena(&args);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--read-only"), "{stderr}");
+    let shown = script.parent().unwrap().to_str().unwrap().to_string();
+    args.extend(["--read-only", &shown]);
+    let (code, stdout, stderr) = arena(&args);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("answers: lax"), "{stdout}");
     let report = read_json(&json);
     check_shape(&report);
-    for mode in ["two-lines", "megabytes"] {
+    for mode in ["two-lines", "megabytes", command.as_str()] {
         assert!(forfeits_of(&report, mode).is_empty(), "{mode}");
     }
+    assert_eq!(report["games"].as_array().unwrap().len(), 8);
 }
 
 /// Runs a round robin with `jobs` games at once; the JSON report.
@@ -360,24 +372,7 @@ fn a_knockout_has_one_winner() {
 #[test]
 fn tristate_agents_answer_a_board_file() {
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for mode in ["first", "skip"] {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena/tristate.py"),
-            folder.join("tristate.py"),
-        )
-        .unwrap();
-        let script = folder.join("othello.sh");
-        fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./tristate.py {mode} \"$1\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let class = class_of(dir.path(), "tristate.py", &["first", "skip"]);
     let openings = openings(dir.path(), 1, 6);
     let json = dir.path().join("out.json");
     let (code, stdout, stderr) = arena(&[
@@ -417,30 +412,6 @@ fn tristate_agents_answer_a_board_file() {
     assert_eq!(code, Some(0), "{stderr}");
     let report = read_json(&json);
     assert!(!forfeits_of(&report, "first").is_empty());
-}
-
-/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
-/// passing the mode and the first argument.
-fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
-    let class = dir.join("class");
-    for mode in modes {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena").join(script),
-            folder.join(script),
-        )
-        .unwrap();
-        let run = folder.join("othello.sh");
-        fs::write(
-            &run,
-            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$1\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    class
 }
 
 every_sandbox! {

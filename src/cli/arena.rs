@@ -44,8 +44,9 @@ pub struct ArenaArgs {
     // Required, but an `Option` so that `arena merge` can be read.
     #[arg(required = true)]
     class: Option<PathBuf>,
-    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move) or
-    /// tristate (`./othello.sh board.txt` per move, 8x8).
+    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
+    /// tristate (`./othello.sh board.txt` per move, 8x8) or line (`./othello.sh
+    /// Black|White` once per game, moves on standard input and output).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
     /// How the players meet.
@@ -59,7 +60,8 @@ pub struct ArenaArgs {
     /// Games per pairing, in pairs with colours swapped on the same opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
     games: u32,
-    /// The time limit per move, passed to the agents exactly as written here.
+    /// The time limit per move (line: the game's bank), passed to the agents exactly
+    /// as written here.
     #[arg(long, default_value = "1")]
     seconds: String,
     /// CPU time allowed beyond --seconds for the start of an agent's runtime (a JVM,

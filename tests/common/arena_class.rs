@@ -14,19 +14,27 @@ use reversi::splitmix::SplitMix64;
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
 pub fn class(dir: &Path, modes: &[&str]) -> PathBuf {
+    class_of(dir, "agent.py", modes)
+}
+
+/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
+/// passing the mode, then the protocol's arguments.
+pub fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
     let class = dir.join("class");
-    let agent = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/arena/agent.py");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/arena")
+        .join(script);
     for mode in modes {
         let folder = class.join(mode);
         fs::create_dir_all(&folder).unwrap();
-        fs::copy(&agent, folder.join("agent.py")).unwrap();
-        let script = folder.join("othello.sh");
+        fs::copy(&source, folder.join(script)).unwrap();
+        let run = folder.join("othello.sh");
         fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./agent.py {mode} \"$@\"\n"),
+            &run,
+            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$@\"\n"),
         )
         .unwrap();
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
     }
     class
 }
