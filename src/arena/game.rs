@@ -132,6 +132,20 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game at `start`, no move played yet.
+    pub fn starting(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            last: start,
+            forfeit: None,
+            cpu: (Duration::ZERO, Duration::ZERO),
+            longest: (Duration::ZERO, Duration::ZERO),
+            bank: None,
+            random: Vec::new(),
+        }
+    }
+
     /// The winner (`None`: a draw): a forfeit loses whatever the discs; else more
     /// discs wins; with a bank, equal discs go to more CPU time left.
     pub fn winner(&self) -> Option<Color> {
@@ -202,16 +216,7 @@ pub fn judge(
 /// Plays one game from `start`, asking `white` and `black` in turn until neither
 /// side can move or one forfeits.
 pub fn play(white: &mut dyn Player, black: &mut dyn Player, start: Position) -> io::Result<Game> {
-    let mut game = Game {
-        start,
-        moves: Vec::new(),
-        last: start,
-        forfeit: None,
-        cpu: (Duration::ZERO, Duration::ZERO),
-        longest: (Duration::ZERO, Duration::ZERO),
-        bank: None,
-        random: Vec::new(),
-    };
+    let mut game = Game::starting(start);
     loop {
         let position = game.last;
         let board = position.board();

@@ -8,13 +8,16 @@
 
 pub mod bank;
 pub mod game;
+pub mod journal;
 pub mod openings;
 pub mod protocol;
 pub mod rating;
+pub mod record;
 pub mod reference;
 pub mod report;
 pub mod review;
 pub mod schedule;
+pub mod shard;
 
 pub use game::{Forfeit, Game, Reason};
 

@@ -2,11 +2,12 @@
 //! report of issue 71), a crosstable in text and as CSV. Every report states the
 //! terms the games were played under.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::bank;
 use super::game::Reason;
 use super::rating::{self, GameResult};
+use super::record::move_text;
 use super::schedule::{Played, Results};
 use crate::format::ggf;
 use crate::format::umea::position_text;
@@ -16,7 +17,7 @@ use crate::printable::{printable, serialize_name};
 use crate::rules::Color;
 
 /// What the reports state beside the results: how the games were played.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
     /// The protocol.
     pub protocol: String,
@@ -34,6 +35,9 @@ pub struct Header {
     pub terms: Vec<String>,
     /// How the ratings were computed, in words.
     pub ratings: String,
+    /// Of one shard's report (`--shard K/N`): which, and what `arena merge` needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::ShardOf>,
 }
 
 /// Fills in the standings' Elo ratings: by maximum likelihood over every game of
@@ -234,11 +238,7 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
         white: name(played.white),
         black: name(played.black),
         start: position_text(game.start),
-        moves: game
-            .moves
-            .iter()
-            .map(|m| m.map_or("pass".to_string(), |s| s.to_string()))
-            .collect(),
+        moves: game.moves.iter().map(|&m| move_text(m)).collect(),
         winner: match game.winner() {
             Some(Color::White) => "white",
             Some(Color::Black) => "black",

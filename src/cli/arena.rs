@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
+use super::arena_resume::{open_ledger, Stopped};
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
@@ -15,8 +16,13 @@ use super::UsageError;
 use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
+use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
+use crate::arena::shard::ShardOf;
 use crate::arena::{self, openings, report};
+use crate::eval::pattern::{fnv1a_on, FNV1A_START};
+use crate::grading::grade::journal::Settings;
+use crate::grading::shard::Shard;
 use crate::printable::printable;
 use crate::sandbox;
 
@@ -36,7 +42,9 @@ enum FormatArg {
 pub struct ArenaArgs {
     /// The class: one folder per student, each holding the protocol's program
     /// (`othello.sh` for umea).
-    class: PathBuf,
+    // Required, but an `Option` so that `arena merge` can be read.
+    #[arg(required = true)]
+    class: Option<PathBuf>,
     /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
     /// tristate (`./othello.sh board.txt` per move, 8x8) or line (`./othello.sh
     /// Black|White` once per game, moves on standard input and output).
@@ -102,6 +110,16 @@ pub struct ArenaArgs {
     /// Write the crosstable as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Go on with an earlier tournament of this class that was stopped (killed,
+    /// Ctrl-C, a reboot): every game its journal holds is kept, unless a player's
+    /// folder changed since, and the others are played. Give the options it had.
+    #[arg(long)]
+    resume: bool,
+    /// Play only the K-th of N slices of the pairings (a gauntlet's students K, K+N,
+    /// K+2N... in name order; a round robin's pairings so), to spread a class over
+    /// machines; `arena merge` joins the slices' JSON reports. Not for a knockout.
+    #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
+    shard: Option<Shard>,
     #[command(flatten)]
     sandbox: SandboxArgs,
     #[command(flatten)]
@@ -170,6 +188,7 @@ fn opponent(spec: &str) -> Result<Entrant> {
 
 /// Runs `reversi arena`.
 pub(super) fn run(args: &ArenaArgs) -> Result<()> {
+    let class = args.class.as_deref().expect("clap requires the class");
     let task4 = Task4 {
         bank: args.bank,
         calibrate_wall: args.calibrate_seconds,
@@ -215,12 +234,26 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
     };
-    let students = students(&args.class, protocol.entry())?;
+    let students = students(class, protocol.entry())?;
     let opponents = args
         .opponent
         .iter()
         .map(|spec| opponent(spec))
         .collect::<Result<Vec<_>>>()?;
+    if format == Format::Knockout && args.shard.is_some() {
+        return Err(bad(
+            "--shard",
+            "a knockout's rounds depend on the rounds before: it cannot be split".into(),
+        ));
+    }
+    if args.protocol == "cs561-task4" && args.shard.is_some() {
+        return Err(bad(
+            "--shard",
+            "cs561-task4's games keep each agent's folder from game to game, so its \
+             games are played in order on one machine: it cannot be split"
+                .into(),
+        ));
+    }
     if format == Format::Gauntlet && opponents.is_empty() {
         return Err(bad(
             "--opponent",
@@ -232,7 +265,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     }
     if students.is_empty() {
         return Err(bad(
-            &args.class.display().to_string(),
+            &class.display().to_string(),
             format!(
                 "no folder holding {} (one folder per student)",
                 protocol.entry()
@@ -294,10 +327,38 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         games: args.games as usize,
         jobs,
         seed: args.seed,
+        ledger: None,
+        shard: args.shard,
     };
-    let results = tournament
-        .run(format, &students, &opponents)
-        .context("the referee could not run a game")?;
+    let entrants: Vec<(String, Option<&Path>)> = students
+        .iter()
+        .chain(&opponents)
+        .map(|e| match e {
+            Entrant::Agent(agent) => (agent.name.clone(), agent.folder.as_deref()),
+            Entrant::Reference(_) => (e.name(), None),
+        })
+        .collect();
+    let ledger = open_ledger(
+        args.resume,
+        class,
+        &format!("{}\0{:?}\0{:?}", args.protocol, format, args.opponent),
+        args.shard,
+        &settings(args)?,
+        &entrants,
+    )?;
+    let tournament = Tournament {
+        ledger: ledger.as_ref(),
+        ..tournament
+    };
+    let results = match tournament.run(format, &students, &opponents) {
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            return Err(Stopped {
+                journal: ledger.is_some(),
+            }
+            .into())
+        }
+        result => result.context("the referee could not run a game")?,
+    };
     let anchor = match &args.anchor {
         Some(name) => results
             .players
@@ -327,20 +388,98 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             printable(&results.players[anchor]),
             args.anchor_elo
         ),
+        shard: args.shard.map(|shard| ShardOf {
+            shard: shard.to_string(),
+            students: results.students,
+            anchor,
+            anchor_elo: args.anchor_elo,
+        }),
     };
-    if let Some(path) = &args.json {
-        write_whole(path, report::json(&header, &results, &standings).as_bytes())?;
+    write_reports(
+        &header,
+        &results,
+        &standings,
+        (args.json.as_deref(), args.csv.as_deref()),
+        args.games_dir.as_deref(),
+    )?;
+
+    // Every game played and every report written: the journal has done its work.
+    if let Some(ledger) = ledger {
+        ledger.finish()?;
     }
-    if let Some(path) = &args.csv {
-        write_whole(path, report::csv(&results, &standings).as_bytes())?;
+    Ok(())
+}
+
+/// What decides this tournament's results, for its journal: every option that
+/// changes a game (the openings by their content).
+fn settings(args: &ArenaArgs) -> Result<Settings> {
+    let openings = match &args.openings {
+        Some(path) => {
+            let bytes =
+                fs::read(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+            format!(
+                "{} bytes, digest {:016x}",
+                bytes.len(),
+                fnv1a_on(FNV1A_START, &bytes)
+            )
+        }
+        None => "built-in".into(),
+    };
+    let mut settings = Settings::new();
+    for (name, value) in [
+        ("--protocol", args.protocol.clone()),
+        ("--format", format!("{:?}", args.format)),
+        ("--opponent", args.opponent.join(" | ")),
+        ("--games", args.games.to_string()),
+        ("--seconds", args.seconds.trim().to_string()),
+        ("--start-allowance", args.start_allowance.to_string()),
+        ("--lax", args.lax.to_string()),
+        (
+            "--build-seconds",
+            args.build_seconds.as_secs_f64().to_string(),
+        ),
+        ("--bank", args.bank.as_secs_f64().to_string()),
+        (
+            "--calibrate-seconds",
+            args.calibrate_seconds.as_secs_f64().to_string(),
+        ),
+        ("--openings", openings),
+        ("--seed", args.seed.to_string()),
+        (
+            "tri-state coordinates",
+            format!("{:?}", args.conventions.conventions()),
+        ),
+    ] {
+        settings.insert(name.into(), value);
     }
-    if let Some(folder) = &args.games_dir {
+    for (name, value) in args.sandbox.settings() {
+        settings.insert(name.into(), value);
+    }
+    Ok(settings)
+}
+
+/// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
+/// into `games_dir`, and the text report on standard output.
+pub(super) fn write_reports(
+    header: &report::Header,
+    results: &Results,
+    standings: &[report::Standing],
+    (json, csv): (Option<&Path>, Option<&Path>),
+    games_dir: Option<&Path>,
+) -> Result<()> {
+    if let Some(path) = json {
+        write_whole(path, report::json(header, results, standings).as_bytes())?;
+    }
+    if let Some(path) = csv {
+        write_whole(path, report::csv(results, standings).as_bytes())?;
+    }
+    if let Some(folder) = games_dir {
         fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let date = crate::format::ggf::date(now);
-        for (i, record) in report::ggf_games(&results, &standings, &date)
+        for (i, record) in report::ggf_games(results, standings, &date)
             .iter()
             .enumerate()
         {
@@ -350,5 +489,5 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             )?;
         }
     }
-    print_out(&report::text(&header, &results, &standings))
+    print_out(&report::text(header, results, standings))
 }
