@@ -27,7 +27,8 @@
 //! The reader takes what GGS and NBoard write: moves in either case, `PA` or `pass`,
 //! `BO` rows with or without spaces, properties it does not know (they are skipped), a
 //! missing pass (inserted when the side to move has no move and the other side's tag
-//! comes). It checks every move against the rules.
+//! comes), GGS's 8x8 game types (`8`, `8r`, `s8r18`, `8k`; not anti-Othello, `8a`).
+//! It checks every move against the rules.
 
 use std::fmt::Write as _;
 
@@ -382,10 +383,10 @@ fn read_from(text: &str, start: usize) -> Result<(Game, usize), GgfError> {
                     format!("GM[{value}]: not an Othello game"),
                 ));
             }
-            "TY" if value.trim() != "8" => {
+            "TY" if !standard_type(&value) => {
                 return Err(error(
                     value_start,
-                    format!("TY[{value}]: only standard 8x8 Othello (`8`) is read"),
+                    format!("TY[{value}]: only 8x8 Othello that is not anti-Othello is read"),
                 ));
             }
             "PC" => game.place = value,
@@ -445,6 +446,19 @@ fn read_from(text: &str, start: usize) -> Result<(Game, usize), GgfError> {
             return Err(error(name_start, "a move before the board (BO)"));
         }
     }
+}
+
+/// Whether GGS's game type `value` is played by the standard rules on 8x8: the size
+/// `8` with GGS's letters for a synchro game (`s`), komi (`k`) or a random start
+/// (`r` and its disc count), not anti-Othello (`a`), as `8`, `8r`, `s8r18`.
+fn standard_type(value: &str) -> bool {
+    let value = value.trim();
+    let size: String = value
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    size == "8" && !value.contains('a') && value.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// `RE`'s value: `?`, or a margin with an optional `:r`/`:t`/`:s`.
@@ -635,6 +649,8 @@ mod tests {
                    RW[2199.72]TI[05:00//02:00]TY[8]RE[+0.000]BO[8 -------- -------- -------- \
                    ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01];)";
         let game = read(ggs).unwrap();
+        assert_eq!(read(&ggs.replace("TY[8]", "TY[s8r18]")).unwrap(), game);
+        assert_eq!(read(&ggs.replace("TY[8]", "TY[8k]")).unwrap(), game);
         assert_eq!(game.moves[0].square, Some(sq("d3")));
         assert_eq!(game.moves[1].seconds, Some(0.01));
         assert_eq!(game.black_rating, Some(2197.01));
@@ -654,7 +670,8 @@ mod tests {
         let bad = [
             ("", "no game"),
             ("(;GM[Chess];)", "not an Othello game"),
-            ("(;GM[Othello]TY[10];)", "only standard 8x8"),
+            ("(;GM[Othello]TY[10];)", "only 8x8 Othello"),
+            ("(;GM[Othello]TY[8a];)", "not anti-Othello"),
             ("(;GM[Othello]BO[8 ---];)", "expected 64 cells"),
             ("(;GM[Othello]B[F5];)", "a move before the board"),
             (&format!("(;GM[Othello]{board}B[A1];)"), "not a legal move"),
