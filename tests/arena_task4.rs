@@ -402,6 +402,14 @@ fn a_knockout_of_three_game_pairings() {
     // 4 drawn: the agent whose build failed is withdrawn before the draw.
     assert_eq!(report["games"].as_array().unwrap().len(), 9);
     assert!(games_of(&report, "build-fails").is_empty());
+    // No game measures the withdrawn agent: it has no rating.
+    let withdrawn = report["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "build-fails")
+        .unwrap();
+    assert!(withdrawn["elo"].is_null(), "{withdrawn}");
     assert!(stdout.contains("build failed: build-fails: `make agent` exited with status 2"));
     // Each pairing: 3 games between its two players, the majority advancing.
     for pairing in rounds.iter().flat_map(|r| r.as_array().unwrap()) {

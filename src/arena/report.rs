@@ -43,7 +43,8 @@ pub struct Header {
 /// Fills in the standings' Elo ratings: by maximum likelihood over every game of
 /// `results` (a forfeit a loss, a draw half a point; `src/arena/rating.rs`), player
 /// `anchor` held at `anchor_elo`; an interval that is unbounded (a player with no chain
-/// of games to the anchor) stays null.
+/// of games to the anchor) stays null, and so does the rating of a player with no
+/// game (withdrawn before play, or in another shard), which no game measures.
 pub fn rate(results: &Results, standings: &mut [Standing], anchor: usize, anchor_elo: f64) {
     let games: Vec<GameResult> = results
         .games
@@ -60,7 +61,10 @@ pub fn rate(results: &Results, standings: &mut [Standing], anchor: usize, anchor
         .collect();
     let ratings = rating::ratings(standings.len(), &games, anchor, anchor_elo);
     let finite = |v: f64| v.is_finite().then_some(v);
-    for (standing, r) in standings.iter_mut().zip(ratings) {
+    for (at, (standing, r)) in standings.iter_mut().zip(ratings).enumerate() {
+        if standing.games == 0 && at != anchor {
+            continue;
+        }
         standing.elo = finite(r.elo);
         standing.elo_low = finite(r.low);
         standing.elo_high = finite(r.high);
