@@ -54,7 +54,8 @@ pub struct ArenaArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Gauntlet)]
     format: FormatArg,
     /// A reference or other player: `naive` (Umea's naive opponent),
-    /// `engine:depth=N` (our engine at a fixed depth), `cmd:COMMAND` (a command run
+    /// `engine:depth=N` (our engine at a fixed depth), `uf:beginner`, `uf:intermediate`,
+    /// `uf:advanced` (the UF example AI), `cmd:COMMAND` (a command run
     /// in the sandbox as an agent). Repeat for more.
     #[arg(long, value_name = "SPEC")]
     opponent: Vec<String>,
@@ -181,7 +182,10 @@ fn opponent(spec: &str) -> Result<Entrant> {
         .ok_or_else(|| {
             bad(
                 "--opponent",
-                format!("expected naive, engine:depth=N (1-30) or cmd:COMMAND; found {spec:?}"),
+                format!(
+                    "expected naive, engine:depth=N (1-30), uf:beginner, uf:intermediate, \
+                     uf:advanced or cmd:COMMAND; found {spec:?}"
+                ),
             )
         })
 }
