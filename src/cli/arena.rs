@@ -19,7 +19,7 @@ use crate::arena::reference::Reference;
 use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
 use crate::arena::shard::ShardOf;
-use crate::arena::{self, openings, report};
+use crate::arena::{self, legality, openings, report};
 use crate::eval::pattern::{fnv1a_on, FNV1A_START};
 use crate::grading::grade::journal::Settings;
 use crate::grading::shard::Shard;
@@ -35,6 +35,9 @@ enum FormatArg {
     RoundRobin,
     /// Random seeded pairs; the majority of each pairing advances.
     Knockout,
+    /// No games: each student asked once for a move in each of --positions, each
+    /// answer judged (CSU's minimum standard).
+    Legality,
 }
 
 /// Arguments of `reversi arena`.
@@ -88,6 +91,10 @@ pub struct ArenaArgs {
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// --format legality: the suite's positions, Umea positions one a line (default:
+    /// a built-in seeded set of mid-game positions, some of them passes).
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
     /// The seed of the openings' order and of the knockout's draw.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -237,6 +244,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::Gauntlet => Format::Gauntlet,
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
+        FormatArg::Legality => return legality(args, class, protocol, &terms),
     };
     let students = students(class, protocol.entry())?;
     let opponents = args
@@ -412,6 +420,106 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ledger.finish()?;
     }
     Ok(())
+}
+
+/// Runs `--format legality`: every student asked once in each of the suite's
+/// positions; the text report on standard output, the JSON report's `legality`
+/// section (no players, no games).
+fn legality(
+    args: &ArenaArgs,
+    class: &Path,
+    protocol: &dyn protocol::Protocol,
+    terms: &Terms,
+) -> Result<()> {
+    if !matches!(args.protocol.as_str(), "umea" | "tristate") {
+        return Err(bad(
+            "--format",
+            "a legality suite asks one move per position: umea or tristate only".into(),
+        ));
+    }
+    if args.shard.is_some() || args.resume {
+        return Err(bad(
+            "--format",
+            "a legality suite is neither sharded nor resumed".into(),
+        ));
+    }
+    let students = students(class, protocol.entry())?;
+    if students.is_empty() {
+        return Err(bad(
+            &class.display().to_string(),
+            format!(
+                "no folder holding {} (one folder per student)",
+                protocol.entry()
+            ),
+        ));
+    }
+    let (positions, words) = match &args.positions {
+        Some(path) => {
+            let text = fs::read_to_string(path)
+                .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+            let list =
+                openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
+            let words = format!(
+                "{} positions of {}",
+                list.len(),
+                printable(&path.display().to_string())
+            );
+            (list, words)
+        }
+        None => {
+            let (total, passes) = legality::BUILT_IN;
+            (
+                legality::built_in(args.seed),
+                format!(
+                    "{total} built-in mid-game positions of seed {}, {passes} of them passes",
+                    args.seed
+                ),
+            )
+        }
+    };
+    let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
+    let jobs = match args.jobs {
+        Some(jobs) => usize::from(jobs),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    sandbox::stop_on_signals();
+    let tournament = Tournament {
+        protocol,
+        sandbox: &sandbox,
+        terms,
+        openings: Vec::new(),
+        games: 0,
+        jobs,
+        seed: args.seed,
+        ledger: None,
+        shard: None,
+    };
+    let sheets = tournament
+        .legality(&students, &positions)
+        .context("the referee could not run the suite")?;
+    let mut head = format!(
+        "legality suite ({}): {words}; each answer legal, within the time, pass exactly \
+         when no move\nsandbox: {}\n",
+        protocol.name(),
+        sandbox.isolation().words()
+    );
+    for line in protocol.words(terms) {
+        head += &format!("{line}\n");
+    }
+    if let Some(path) = &args.json {
+        let report = serde_json::json!({
+            "format": "legality",
+            "protocol": protocol.name(),
+            "positions": words,
+            "sandbox": sandbox.isolation().words(),
+            "terms": protocol.words(terms),
+            "players": [],
+            "games": [],
+            "legality": legality::json(&sheets, &positions),
+        });
+        write_whole(path, format!("{report:#}\n").as_bytes())?;
+    }
+    print_out(&(head + &legality::text(&sheets, &positions)))
 }
 
 /// What decides this tournament's results, for its journal: every option that
