@@ -168,6 +168,12 @@ fn students(class: &Path, entry: &str) -> Result<Vec<Entrant>> {
             command: format!("./{entry}"),
         }));
     }
+    if found.is_empty() {
+        return Err(bad(
+            &class.display().to_string(),
+            format!("no folder holding {entry} (one folder per student)"),
+        ));
+    }
     found.sort_by_key(Entrant::name);
     Ok(found)
 }
@@ -275,15 +281,6 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     if !args.anchor_elo.is_finite() {
         return Err(bad("--anchor-elo", "expected a number".into()));
     }
-    if students.is_empty() {
-        return Err(bad(
-            &class.display().to_string(),
-            format!(
-                "no folder holding {} (one folder per student)",
-                protocol.entry()
-            ),
-        ));
-    }
     let (openings_list, openings_words) = match &args.openings {
         _ if protocol.start().is_some() => (
             protocol.start().into_iter().collect(),
@@ -292,18 +289,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 protocol.name()
             ),
         ),
-        Some(path) => {
-            let text = fs::read_to_string(path)
-                .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
-            let list =
-                openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
-            let words = format!(
-                "{} positions of {}",
-                list.len(),
-                printable(&path.display().to_string())
-            );
-            (list, words)
-        }
+        Some(path) => positions_file(path)?,
         None => (
             openings::balanced().to_vec(),
             format!(
@@ -326,10 +312,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         })
         .collect();
     arena::admit(&commands, &sandbox)?;
-    let jobs = match args.jobs {
-        Some(jobs) => usize::from(jobs),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = jobs(args);
     sandbox::stop_on_signals();
     let tournament = Tournament {
         protocol,
@@ -422,6 +405,28 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     Ok(())
 }
 
+/// The positions of an `--openings` or `--positions` file, and their words for the
+/// reports.
+fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> {
+    let text =
+        fs::read_to_string(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+    let list = openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
+    let words = format!(
+        "{} positions of {}",
+        list.len(),
+        printable(&path.display().to_string())
+    );
+    Ok((list, words))
+}
+
+/// The runs at once: `-j`, else the cores.
+fn jobs(args: &ArenaArgs) -> usize {
+    match args.jobs {
+        Some(jobs) => usize::from(jobs),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    }
+}
+
 /// Runs `--format legality`: every student asked once in each of the suite's
 /// positions; the text report on standard output, the JSON report's `legality`
 /// section (no players, no games).
@@ -444,28 +449,8 @@ fn legality(
         ));
     }
     let students = students(class, protocol.entry())?;
-    if students.is_empty() {
-        return Err(bad(
-            &class.display().to_string(),
-            format!(
-                "no folder holding {} (one folder per student)",
-                protocol.entry()
-            ),
-        ));
-    }
     let (positions, words) = match &args.positions {
-        Some(path) => {
-            let text = fs::read_to_string(path)
-                .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
-            let list =
-                openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
-            let words = format!(
-                "{} positions of {}",
-                list.len(),
-                printable(&path.display().to_string())
-            );
-            (list, words)
-        }
+        Some(path) => positions_file(path)?,
         None => {
             let (total, passes) = legality::BUILT_IN;
             (
@@ -478,10 +463,7 @@ fn legality(
         }
     };
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
-    let jobs = match args.jobs {
-        Some(jobs) => usize::from(jobs),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = jobs(args);
     sandbox::stop_on_signals();
     let tournament = Tournament {
         protocol,
