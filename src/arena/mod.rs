@@ -9,6 +9,7 @@
 pub mod bank;
 pub mod game;
 pub mod journal;
+pub mod legality;
 pub mod openings;
 pub mod protocol;
 pub mod rating;

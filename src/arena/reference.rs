@@ -1,5 +1,6 @@
 //! The references an agent plays against in the referee's own process (not
-//! sandboxed, not timed): the Umea course's naive opponent, and our engine at a fixed
+//! sandboxed, not timed): the Umea course's naive opponent, the UF example AI at its
+//! levels (`course_search::uf`, the 8x8 standard rules), and our engine at a fixed
 //! strength (`engine::fixed`, deterministic: the same moves on every machine and at
 //! every load).
 
@@ -7,10 +8,12 @@ use std::io;
 use std::time::Duration;
 
 use super::game::{Answer, Player};
+use crate::course_search::uf::{choose, Level};
 use crate::engine::fixed::{best_move, Strength};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
+use crate::eval::uf::UfExample;
 use crate::format::umea;
-use crate::rules::Position;
+use crate::rules::{Position, Rules};
 
 /// A reference player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,21 +23,44 @@ pub enum Reference {
     /// Our engine searching this many plies on every move, exact from twice as many
     /// empty cells (`engine::fixed`, as `reversi engine nboard` plays `set depth`).
     Depth(u32),
+    /// The UF CAP4053 example AI at one of its levels (minimax to depth 0, 1 or 3).
+    Uf(Level),
 }
 
+/// The UF levels' names after `uf:`, weakest first.
+const UF_LEVELS: [(&str, Level); 3] = [
+    ("beginner", Level::Beginner),
+    ("intermediate", Level::Intermediate),
+    ("advanced", Level::Advanced),
+];
+
 impl Reference {
-    /// Its name in reports: `naive`, `engine:depth=N`.
+    /// Its name in reports: `naive`, `engine:depth=N`, `uf:LEVEL`.
     pub fn name(self) -> String {
         match self {
             Reference::Naive => "naive".into(),
             Reference::Depth(depth) => format!("engine:depth={depth}"),
+            Reference::Uf(level) => {
+                let (name, _) = UF_LEVELS
+                    .iter()
+                    .find(|(_, each)| *each == level)
+                    .expect("every level has a name");
+                format!("uf:{name}")
+            }
         }
     }
 
-    /// Reads `naive` or `engine:depth=N` (N from 1 to 30).
+    /// Reads `naive`, `engine:depth=N` (N from 1 to 30) or `uf:beginner`,
+    /// `uf:intermediate`, `uf:advanced`.
     pub fn parse(text: &str) -> Option<Reference> {
         if text == "naive" {
             return Some(Reference::Naive);
+        }
+        if let Some(name) = text.strip_prefix("uf:") {
+            return UF_LEVELS
+                .iter()
+                .find(|(each, _)| *each == name)
+                .map(|&(_, level)| Reference::Uf(level));
         }
         let depth: u32 = text.strip_prefix("engine:depth=")?.parse().ok()?;
         (1..=30).contains(&depth).then_some(Reference::Depth(depth))
@@ -45,6 +71,7 @@ impl Reference {
         match self {
             Reference::Naive => Box::new(Naive),
             Reference::Depth(depth) => Box::new(AtDepth(Strength::plies(depth))),
+            Reference::Uf(level) => Box::new(Uf(level)),
         }
     }
 }
@@ -72,5 +99,41 @@ impl Player for AtDepth {
             text: umea::answer(said),
             cpu: Duration::ZERO,
         })
+    }
+}
+
+/// The UF example AI: the course's 8x8 standard rules (Black first from the standard
+/// start; a side with no move passes), its evaluation, its depth for the level.
+struct Uf(Level);
+
+impl Player for Uf {
+    fn answer(&mut self, position: Position, _number: usize) -> io::Result<Answer> {
+        let said = choose(Rules::STANDARD, position, self.0.depth(), &UfExample)
+            .map(|chosen| chosen.square);
+        Ok(Answer {
+            verdict: Ok(said),
+            text: umea::answer(said),
+            cpu: Duration::ZERO,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for text in [
+            "naive",
+            "engine:depth=3",
+            "uf:beginner",
+            "uf:intermediate",
+            "uf:advanced",
+        ] {
+            assert_eq!(Reference::parse(text).unwrap().name(), text);
+        }
+        assert_eq!(Reference::parse("uf:expert"), None);
+        assert_eq!(Reference::parse("uf:Beginner"), None);
     }
 }

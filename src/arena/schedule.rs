@@ -46,7 +46,7 @@ impl Entrant {
 }
 
 /// A player ready to play.
-enum Ready {
+pub(super) enum Ready {
     Built(Built),
     Failed(Fault),
     Reference(Reference),
@@ -187,7 +187,11 @@ impl Tournament<'_> {
     }
 
     /// Builds the entrants, `jobs` at a time.
-    fn build_all(&self, entrants: &[&Entrant], playing: &[bool]) -> io::Result<Vec<Ready>> {
+    pub(super) fn build_all(
+        &self,
+        entrants: &[&Entrant],
+        playing: &[bool],
+    ) -> io::Result<Vec<Ready>> {
         let built = self.parallel(entrants.len(), |i| match entrants[i] {
             _ if !playing[i] => Ok(Ready::Elsewhere),
             Entrant::Agent(agent) => Ok(
@@ -202,7 +206,7 @@ impl Tournament<'_> {
     }
 
     /// Runs `work(0..count)` on `jobs` threads; the results in index order.
-    fn parallel<T: Send>(
+    pub(super) fn parallel<T: Send>(
         &self,
         count: usize,
         work: impl Fn(usize) -> io::Result<T> + Sync,

@@ -19,7 +19,7 @@ use crate::arena::reference::Reference;
 use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
 use crate::arena::shard::ShardOf;
-use crate::arena::{self, openings, report};
+use crate::arena::{self, legality, openings, report};
 use crate::eval::pattern::{fnv1a_on, FNV1A_START};
 use crate::grading::grade::journal::Settings;
 use crate::grading::shard::Shard;
@@ -35,6 +35,9 @@ enum FormatArg {
     RoundRobin,
     /// Random seeded pairs; the majority of each pairing advances.
     Knockout,
+    /// No games: each student asked once for a move in each of --positions, each
+    /// answer judged (CSU's minimum standard).
+    Legality,
 }
 
 /// Arguments of `reversi arena`.
@@ -54,7 +57,8 @@ pub struct ArenaArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Gauntlet)]
     format: FormatArg,
     /// A reference or other player: `naive` (Umea's naive opponent),
-    /// `engine:depth=N` (our engine at a fixed depth), `cmd:COMMAND` (a command run
+    /// `engine:depth=N` (our engine at a fixed depth), `uf:beginner`, `uf:intermediate`,
+    /// `uf:advanced` (the UF example AI), `cmd:COMMAND` (a command run
     /// in the sandbox as an agent). Repeat for more.
     #[arg(long, value_name = "SPEC")]
     opponent: Vec<String>,
@@ -87,6 +91,10 @@ pub struct ArenaArgs {
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// --format legality: the suite's positions, Umea positions one a line (default:
+    /// a built-in seeded set of mid-game positions, some of them passes).
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
     /// The seed of the openings' order and of the knockout's draw.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -160,6 +168,12 @@ fn students(class: &Path, entry: &str) -> Result<Vec<Entrant>> {
             command: format!("./{entry}"),
         }));
     }
+    if found.is_empty() {
+        return Err(bad(
+            &class.display().to_string(),
+            format!("no folder holding {entry} (one folder per student)"),
+        ));
+    }
     found.sort_by_key(Entrant::name);
     Ok(found)
 }
@@ -181,7 +195,10 @@ fn opponent(spec: &str) -> Result<Entrant> {
         .ok_or_else(|| {
             bad(
                 "--opponent",
-                format!("expected naive, engine:depth=N (1-30) or cmd:COMMAND; found {spec:?}"),
+                format!(
+                    "expected naive, engine:depth=N (1-30), uf:beginner, uf:intermediate, \
+                     uf:advanced or cmd:COMMAND; found {spec:?}"
+                ),
             )
         })
 }
@@ -233,6 +250,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::Gauntlet => Format::Gauntlet,
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
+        FormatArg::Legality => return legality(args, class, protocol, &terms),
     };
     let students = students(class, protocol.entry())?;
     let opponents = args
@@ -263,15 +281,6 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     if !args.anchor_elo.is_finite() {
         return Err(bad("--anchor-elo", "expected a number".into()));
     }
-    if students.is_empty() {
-        return Err(bad(
-            &class.display().to_string(),
-            format!(
-                "no folder holding {} (one folder per student)",
-                protocol.entry()
-            ),
-        ));
-    }
     let (openings_list, openings_words) = match &args.openings {
         _ if protocol.start().is_some() => (
             protocol.start().into_iter().collect(),
@@ -280,18 +289,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 protocol.name()
             ),
         ),
-        Some(path) => {
-            let text = fs::read_to_string(path)
-                .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
-            let list =
-                openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
-            let words = format!(
-                "{} positions of {}",
-                list.len(),
-                printable(&path.display().to_string())
-            );
-            (list, words)
-        }
+        Some(path) => positions_file(path)?,
         None => (
             openings::balanced().to_vec(),
             format!(
@@ -314,10 +312,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         })
         .collect();
     arena::admit(&commands, &sandbox)?;
-    let jobs = match args.jobs {
-        Some(jobs) => usize::from(jobs),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = jobs(args);
     sandbox::stop_on_signals();
     let tournament = Tournament {
         protocol,
@@ -408,6 +403,105 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ledger.finish()?;
     }
     Ok(())
+}
+
+/// The positions of an `--openings` or `--positions` file, and their words for the
+/// reports.
+fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> {
+    let text =
+        fs::read_to_string(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+    let list = openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
+    let words = format!(
+        "{} positions of {}",
+        list.len(),
+        printable(&path.display().to_string())
+    );
+    Ok((list, words))
+}
+
+/// The runs at once: `-j`, else the cores.
+fn jobs(args: &ArenaArgs) -> usize {
+    match args.jobs {
+        Some(jobs) => usize::from(jobs),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    }
+}
+
+/// Runs `--format legality`: every student asked once in each of the suite's
+/// positions; the text report on standard output, the JSON report's `legality`
+/// section (no players, no games).
+fn legality(
+    args: &ArenaArgs,
+    class: &Path,
+    protocol: &dyn protocol::Protocol,
+    terms: &Terms,
+) -> Result<()> {
+    if !matches!(args.protocol.as_str(), "umea" | "tristate") {
+        return Err(bad(
+            "--format",
+            "a legality suite asks one move per position: umea or tristate only".into(),
+        ));
+    }
+    if args.shard.is_some() || args.resume {
+        return Err(bad(
+            "--format",
+            "a legality suite is neither sharded nor resumed".into(),
+        ));
+    }
+    let students = students(class, protocol.entry())?;
+    let (positions, words) = match &args.positions {
+        Some(path) => positions_file(path)?,
+        None => {
+            let (total, passes) = legality::BUILT_IN;
+            (
+                legality::built_in(args.seed),
+                format!(
+                    "{total} built-in mid-game positions of seed {}, {passes} of them passes",
+                    args.seed
+                ),
+            )
+        }
+    };
+    let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
+    let jobs = jobs(args);
+    sandbox::stop_on_signals();
+    let tournament = Tournament {
+        protocol,
+        sandbox: &sandbox,
+        terms,
+        openings: Vec::new(),
+        games: 0,
+        jobs,
+        seed: args.seed,
+        ledger: None,
+        shard: None,
+    };
+    let sheets = tournament
+        .legality(&students, &positions)
+        .context("the referee could not run the suite")?;
+    let mut head = format!(
+        "legality suite ({}): {words}; each answer legal, within the time, pass exactly \
+         when no move\nsandbox: {}\n",
+        protocol.name(),
+        sandbox.isolation().words()
+    );
+    for line in protocol.words(terms) {
+        head += &format!("{line}\n");
+    }
+    if let Some(path) = &args.json {
+        let report = serde_json::json!({
+            "format": "legality",
+            "protocol": protocol.name(),
+            "positions": words,
+            "sandbox": sandbox.isolation().words(),
+            "terms": protocol.words(terms),
+            "players": [],
+            "games": [],
+            "legality": legality::json(&sheets, &positions),
+        });
+        write_whole(path, format!("{report:#}\n").as_bytes())?;
+    }
+    print_out(&(head + &legality::text(&sheets, &positions)))
 }
 
 /// What decides this tournament's results, for its journal: every option that
