@@ -271,7 +271,7 @@ fn parse_rows(text: &str) -> (u64, u64) {
 }
 
 #[test]
-fn task_4_writes_the_board_after_one_legal_move() {
+fn task_4_writes_the_move_alone() {
     let dir = tempfile::tempdir().unwrap();
     let input = format!("4\r\nX\r\n2.5\r\n{}", board_text(START_ROWS));
     fs::write(dir.path().join("input.txt"), input).unwrap();
@@ -281,32 +281,42 @@ fn task_4_writes_the_board_after_one_legal_move() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let text = fs::read_to_string(dir.path().join("output.txt")).unwrap();
-    assert_eq!(text.split("\r\n").count(), 8);
-    assert!(!text.ends_with('\n'));
+    // Two bytes, column then row, no line end: one of the player's legal moves.
+    let text = fs::read(dir.path().join("output.txt")).unwrap();
     let (x, o) = parse_rows(board_text(START_ROWS).as_str());
     let root = Board { own: x, opp: o };
-    let next = parse_rows(&text);
-    let legal = Squares(root.moves()).any(|s| {
-        let after = root.play(s).pass();
-        (after.own, after.opp) == next
-    });
-    assert!(legal, "not one legal move away:\n{text}");
+    let legal: Vec<String> = Squares(root.moves()).map(|s| s.to_string()).collect();
+    assert!(
+        legal.iter().any(|m| m.as_bytes() == text),
+        "{text:?} is not one of {legal:?}"
+    );
+}
+
+/// What task 4 prints for `player` on the board whose first row is `first_row` (the
+/// others empty), with a final newline ended by `eol`.
+fn task_4_answer(player: &str, first_row: &str, eol: &str) -> String {
+    let rows = format!("{first_row}{}", "\n********".repeat(7));
+    let input = format!("4\n{player}\n10\n{rows}\n");
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("input.txt"), input).unwrap();
+    let output = reversi(
+        &["--eol", eol, "--final-newline", "-o", "-"],
+        Some(dir.path()),
+    );
+    assert!(output.status.success());
+    stdout(&output)
 }
 
 #[test]
 fn task_4_with_lf_and_a_final_newline_and_a_forced_pass() {
-    // O has no move: the board comes back unchanged.
-    let rows = "XO******\n********\n********\n********\n********\n********\n********\n********";
-    let input = format!("4\nO\n10\n{rows}\n");
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("input.txt"), input).unwrap();
-    let output = reversi(
-        &["--eol", "lf", "--final-newline", "-o", "-"],
-        Some(dir.path()),
-    );
-    assert!(output.status.success());
-    assert_eq!(stdout(&output), format!("{rows}\n"));
+    // O has no move: the answer is `pass` (the referee never calls a player then).
+    assert_eq!(task_4_answer("O", "XO******", "lf"), "pass\n");
+}
+
+#[test]
+fn task_4_with_one_move_writes_it_with_the_asked_line_end() {
+    // X's only move is h1 (it flips g1).
+    assert_eq!(task_4_answer("X", "XXXXXXO*", "crlf"), "h1\r\n");
 }
 
 #[test]

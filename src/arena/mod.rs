@@ -9,8 +9,10 @@
 pub mod game;
 pub mod openings;
 pub mod protocol;
+pub mod rating;
 pub mod reference;
 pub mod report;
+pub mod review;
 pub mod schedule;
 
 pub use game::{Forfeit, Game, Reason};

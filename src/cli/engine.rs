@@ -28,6 +28,15 @@ pub struct EngineArgs {
 
 #[derive(Debug, Subcommand)]
 enum EngineCommand {
+    /// Speak the NBoard protocol on standard input and output (NBoard and other Othello
+    /// GUIs and referees run engines so): `set depth N` plays a fixed-depth search,
+    /// exact from 2 x N empty cells (at most 20); docs/engine.md.
+    Nboard {
+        /// The search's plies until the GUI sends `set depth`.
+        #[arg(long, default_value_t = super::nboard::DEFAULT_DEPTH,
+              value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+    },
     /// Solve a position exactly: prints `value V best MOVE nodes N in T s` (V the
     /// final disc margin for the side to move with perfect play, MOVE `(row,col)`
     /// or `pass`).
@@ -182,6 +191,15 @@ enum EngineCommand {
 /// Runs `reversi engine`.
 pub(super) fn run(args: EngineArgs) -> Result<()> {
     match args.command {
+        EngineCommand::Nboard { depth } => {
+            super::nboard::serve(
+                std::io::stdin().lock(),
+                std::io::stdout().lock(),
+                std::io::stderr().lock(),
+                depth,
+            )?;
+            Ok(())
+        }
         EngineCommand::Solve {
             position,
             threads,

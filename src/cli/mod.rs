@@ -28,6 +28,7 @@ use crate::printable::terminal_text;
 
 mod arena;
 mod engine;
+mod nboard;
 mod tristate;
 mod umea;
 

@@ -5,6 +5,7 @@
 //! ([`crate::eval::pattern`], fitted by [`train`]), and an exact solver for the last
 //! empty cells.
 
+pub mod fixed;
 mod last_empties;
 pub mod naive;
 mod parallel;
@@ -340,7 +341,7 @@ pub fn in_discs(value: i32) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::board::Geometry;
 
@@ -354,7 +355,7 @@ mod tests {
 
     /// The final disc margin of `board` for the side to move with perfect play, by
     /// plain minimax.
-    pub(super) fn brute_force(board: Board) -> i32 {
+    pub(crate) fn brute_force(board: Board) -> i32 {
         let moves = board.moves();
         if moves == 0 {
             if board.pass().moves() == 0 {

@@ -2,6 +2,7 @@
 
 pub mod chunks;
 pub mod cs561;
+pub mod ggf;
 pub mod tristate;
 pub mod uf;
 pub mod umea;

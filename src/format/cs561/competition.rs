@@ -1,11 +1,11 @@
-//! f2014 task 4 (competition): the next board only, chosen by the engine within a
-//! share of the CPU time left.
+//! f2014 task 4 (competition): the move only (`c4`), as the competition's handout
+//! (Fall 2014 HW2b) says `output.txt` holds it, chosen by the engine within a share of
+//! the CPU time left.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use super::input::Competition;
-use super::output::{next_board_lines, write_board_file};
 use crate::board::Square;
 use crate::engine::{deadline_for, Engine};
 use crate::format::Style;
@@ -31,16 +31,30 @@ pub fn play_competition(competition: &Competition, started: Instant) -> Option<S
         .best
 }
 
-/// Plays `competition` and writes the next board (8 lines, `style`'s line ends).
+/// The bytes of the answer: the move, column then row (`c4`); `pass` when the player
+/// has no move (the referee never calls a player then; a program called anyway says
+/// so rather than repeat a board). A line end follows only when `style` asks for a
+/// final newline.
+pub fn competition_answer(best: Option<Square>, style: Style) -> Vec<u8> {
+    let mut answer = best
+        .map_or_else(|| "pass".to_string(), |s| s.to_string())
+        .into_bytes();
+    if style.final_newline {
+        answer.extend_from_slice(style.line_end.bytes());
+    }
+    answer
+}
+
+/// Plays `competition` and writes the move (see [`competition_answer`]).
 pub fn write_competition<W: Write>(
     competition: &Competition,
     style: Style,
     started: Instant,
-    out: W,
+    mut out: W,
 ) -> io::Result<Option<Square>> {
     let best = play_competition(competition, started);
-    let board = next_board_lines(competition.player, competition.root(), best, style.line_end);
-    write_board_file(board, style, out)?;
+    out.write_all(&competition_answer(best, style))?;
+    out.flush()?;
     Ok(best)
 }
 
@@ -71,6 +85,18 @@ mod tests {
             left -= spent;
         }
         assert!(left > 0.0);
+    }
+
+    #[test]
+    fn the_answer_is_the_move_alone() {
+        let style = Style::default();
+        assert_eq!(competition_answer(Some(Square::new(3, 2)), style), b"c4");
+        assert_eq!(competition_answer(None, style), b"pass");
+        let lf = Style {
+            line_end: crate::format::LineEnd::Lf,
+            final_newline: true,
+        };
+        assert_eq!(competition_answer(Some(Square::new(7, 7)), lf), b"h8\n");
     }
 
     #[test]

@@ -114,7 +114,7 @@ impl Problem {
 }
 
 /// f2014 task 4 (competition): a position to play under a clock, answered by the
-/// next board only.
+/// move only.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Competition {
     /// The player to move.

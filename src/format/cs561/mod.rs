@@ -8,7 +8,9 @@ mod log;
 mod output;
 mod records;
 
-pub use competition::{competition_budget, play_competition, write_competition};
+pub use competition::{
+    competition_answer, competition_budget, play_competition, write_competition,
+};
 pub use input::{
     parse, parse_request, Competition, Dialect, InputError, InputErrorKind, Player, Problem,
     Request, Task, MAX_INPUT_BYTES,

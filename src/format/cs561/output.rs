@@ -72,7 +72,7 @@ pub(super) fn next_board_lines(
     board_lines(x, o, line_end)
 }
 
-/// Writes a file of board lines alone (greedy, competition).
+/// Writes a file of board lines alone (greedy).
 pub(super) fn write_board_file<W: Write>(
     mut board: Vec<u8>,
     style: Style,
