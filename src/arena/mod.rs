@@ -13,6 +13,7 @@ pub mod rating;
 pub mod reference;
 pub mod report;
 pub mod review;
+pub mod reviews;
 pub mod schedule;
 
 pub use game::{Forfeit, Game, Reason};

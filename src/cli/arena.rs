@@ -79,6 +79,10 @@ pub struct ArenaArgs {
     /// Write the crosstable as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// The depth of the game reviews in the reports (our engine, exact from 12
+    /// empty cells); 0: no reviews.
+    #[arg(long, value_name = "PLIES", default_value_t = arena::reviews::DEPTH, value_parser = clap::value_parser!(u32).range(0..=12))]
+    review_depth: u32,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -266,11 +270,22 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         terms: terms.words(),
     };
     let standings = report::standings(&results);
+    let strength = arena::reviews::strength(args.review_depth);
+    let reviews =
+        (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength, jobs));
     if let Some(path) = &args.json {
-        write_whole(path, report::json(&header, &results, &standings).as_bytes())?;
+        let mut value = report::json_value(&header, &results, &standings);
+        if let Some(reviews) = &reviews {
+            arena::reviews::add_to_json(&mut value, &results, reviews);
+        }
+        write_whole(path, report::json_text(&value).as_bytes())?;
     }
     if let Some(path) = &args.csv {
         write_whole(path, report::csv(&results, &standings).as_bytes())?;
     }
-    print_out(&report::text(&header, &results, &standings))
+    let mut text = report::text(&header, &results, &standings);
+    if let Some(reviews) = &reviews {
+        text += &arena::reviews::text(&results, reviews, strength);
+    }
+    print_out(&text)
 }
