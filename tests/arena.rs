@@ -327,6 +327,8 @@ fn round_robin(dir: &Path, class: &Path, openings: &Path, jobs: &str) -> String 
         jobs,
         "--json",
         json.to_str().unwrap(),
+        "--games-dir",
+        dir.join(format!("ggf-{jobs}")).to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{stderr}");
     fs::read_to_string(json).unwrap()
@@ -346,6 +348,39 @@ fn results_are_the_same_whatever_the_jobs_and_state_is_kept_within_a_game() {
     // 4 players, 6 pairings of 2 games.
     assert_eq!(report["games"].as_array().unwrap().len(), 12);
     assert!(forfeits_of(&report, "keeps-state").is_empty());
+    // Rated, anchored on the first opponent.
+    let players = report["players"].as_array().unwrap();
+    let naive = players.iter().find(|p| p["name"] == "naive").unwrap();
+    assert_eq!(naive["elo"], 1500.0);
+    for player in players {
+        assert!(player["elo"].is_f64(), "{player}");
+        if player["name"] != "naive" {
+            assert!(
+                player["elo_low"].as_f64() < player["elo_high"].as_f64(),
+                "{player}"
+            );
+        }
+    }
+    // Every game as GGF, the same moves and result as the JSON report's.
+    for (i, game) in report["games"].as_array().unwrap().iter().enumerate() {
+        let path = dir.path().join(format!("ggf-1/game-{:04}.ggf", i + 1));
+        let record = reversi::format::ggf::read(&fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(record.white, game["white"].as_str().unwrap());
+        assert_eq!(position_text(record.start), game["start"].as_str().unwrap());
+        let moves: Vec<String> = record
+            .moves
+            .iter()
+            .map(|m| m.square.map_or("pass".into(), |s| s.to_string()))
+            .collect();
+        assert_eq!(Value::from(moves), game["moves"]);
+        let margin = record.result.unwrap().black_margin;
+        let expected = match game["winner"].as_str().unwrap() {
+            "black" => margin > 0.0,
+            "white" => margin < 0.0,
+            _ => margin == 0.0,
+        };
+        assert!(expected, "{margin} {game}");
+    }
 }
 
 #[test]

@@ -1,13 +1,14 @@
 //! The references an agent plays against in the referee's own process (not
 //! sandboxed, not timed): the Umea course's naive opponent, and our engine at a fixed
-//! depth (deterministic: the same moves on every machine and at every load).
+//! strength (`engine::fixed`, deterministic: the same moves on every machine and at
+//! every load).
 
 use std::io;
 use std::time::Duration;
 
 use super::game::{Answer, Player};
+use crate::engine::fixed::{best_move, Strength};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
-use crate::engine::Engine;
 use crate::format::umea;
 use crate::rules::Position;
 
@@ -16,7 +17,8 @@ use crate::rules::Position;
 pub enum Reference {
     /// The Umea course's naive opponent (alpha-beta to depth 7 on the disc count).
     Naive,
-    /// Our engine searching to this depth (plies) on every move, ProbCut included.
+    /// Our engine searching this many plies on every move, exact from twice as many
+    /// empty cells (`engine::fixed`, as `reversi engine nboard` plays `set depth`).
     Depth(u32),
 }
 
@@ -38,15 +40,11 @@ impl Reference {
         (1..=30).contains(&depth).then_some(Reference::Depth(depth))
     }
 
-    /// The reference seated for one game (a fresh engine: no game's table reaches
-    /// another, so each game's moves are the same whatever ran before).
+    /// The reference seated for one game.
     pub fn seat(self) -> Box<dyn Player> {
         match self {
             Reference::Naive => Box::new(Naive),
-            Reference::Depth(depth) => Box::new(AtDepth {
-                depth,
-                engine: Engine::for_time(Duration::from_millis(50)),
-            }),
+            Reference::Depth(depth) => Box::new(AtDepth(Strength::plies(depth))),
         }
     }
 }
@@ -64,17 +62,11 @@ impl Player for Naive {
     }
 }
 
-struct AtDepth {
-    depth: u32,
-    engine: Engine,
-}
+struct AtDepth(Strength);
 
 impl Player for AtDepth {
     fn answer(&mut self, position: Position, _number: usize) -> io::Result<Answer> {
-        let said = self
-            .engine
-            .search_to_depth(position.board(), self.depth)
-            .best;
+        let (said, _) = best_move(position.board(), self.0);
         Ok(Answer {
             verdict: Ok(said),
             text: umea::answer(said),

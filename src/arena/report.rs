@@ -4,7 +4,10 @@
 
 use serde::Serialize;
 
+use super::game::Reason;
+use super::rating::{self, GameResult};
 use super::schedule::{Played, Results};
+use crate::format::ggf;
 use crate::format::umea::position_text;
 use crate::grading::platform::csv::field_text;
 use crate::grading::platform::points;
@@ -28,6 +31,71 @@ pub struct Header {
     pub sandbox: String,
     /// The terms, one sentence each.
     pub terms: Vec<String>,
+    /// How the ratings were computed, in words.
+    pub ratings: String,
+}
+
+/// Fills in the standings' Elo ratings: by maximum likelihood over every game of
+/// `results` (a forfeit a loss, a draw half a point; `src/arena/rating.rs`), player
+/// `anchor` held at `anchor_elo`; an interval that is unbounded (a player with no chain
+/// of games to the anchor) stays null.
+pub fn rate(results: &Results, standings: &mut [Standing], anchor: usize, anchor_elo: f64) {
+    let games: Vec<GameResult> = results
+        .games
+        .iter()
+        .map(|p| GameResult {
+            white: p.white,
+            black: p.black,
+            white_score: match p.game.winner() {
+                Some(Color::White) => 1.0,
+                Some(Color::Black) => 0.0,
+                None => 0.5,
+            },
+        })
+        .collect();
+    let ratings = rating::ratings(standings.len(), &games, anchor, anchor_elo);
+    let finite = |v: f64| v.is_finite().then_some(v);
+    for (standing, r) in standings.iter_mut().zip(ratings) {
+        standing.elo = finite(r.elo);
+        standing.elo_low = finite(r.low);
+        standing.elo_high = finite(r.high);
+    }
+}
+
+/// Every game of `results` as a GGF record (one line each, in the schedule's order),
+/// the players' ratings as `RB`/`RW`, a forfeit as a loss by the full margin
+/// (`:t` over the time, `:r` any other fault), all dated `date` (GGF's `DT`).
+pub fn ggf_games(results: &Results, standings: &[Standing], date: &str) -> Vec<String> {
+    results
+        .games
+        .iter()
+        .map(|played| {
+            let game = &played.game;
+            let result = match &game.forfeit {
+                Some(f) => ggf::Outcome::lost_by(
+                    f.side,
+                    if f.fault.reason == Reason::OverTime {
+                        ggf::Flag::TimeOut
+                    } else {
+                        ggf::Flag::Resigned
+                    },
+                ),
+                None => ggf::Outcome::on_board(game.last),
+            };
+            ggf::write(&ggf::Game {
+                place: "reversi arena".into(),
+                date: date.into(),
+                black: printable(&results.players[played.black]).into_owned(),
+                white: printable(&results.players[played.white]).into_owned(),
+                black_rating: standings[played.black].elo.map(|e| e.round()),
+                white_rating: standings[played.white].elo.map(|e| e.round()),
+                time: None,
+                start: game.start,
+                moves: game.moves.iter().map(|m| ggf::Move::plain(*m)).collect(),
+                result: Some(result),
+            })
+        })
+        .collect()
 }
 
 /// One player's standing.
@@ -48,7 +116,7 @@ pub struct Standing {
     pub forfeits: u32,
     /// Its points (a win 1, a draw 1/2) over its games, 0 to 1 (0 without games).
     pub score: f64,
-    /// Its Elo rating: null until the ratings are computed.
+    /// Its Elo rating (by maximum likelihood, anchored): see [`rate`].
     pub elo: Option<f64>,
     /// The low end of its rating's 95% interval.
     pub elo_low: Option<f64>,
@@ -271,13 +339,14 @@ fn ranking(standings: &[Standing]) -> Vec<usize> {
 /// rounds.
 pub fn text(header: &Header, results: &Results, standings: &[Standing]) -> String {
     let mut out = format!(
-        "arena: protocol {}, {}, {} games a pairing, seed {}\nopenings: {}\nsandbox: {}\n",
+        "arena: protocol {}, {}, {} games a pairing, seed {}\nopenings: {}\nsandbox: {}\nratings: {}\n",
         header.protocol,
         header.format,
         header.games_per_pairing,
         header.seed,
         header.openings,
-        header.sandbox
+        header.sandbox,
+        header.ratings
     );
     for term in &header.terms {
         out += &format!("{term}\n");

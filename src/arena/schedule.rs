@@ -95,7 +95,7 @@ pub struct Pairing {
 pub struct Results {
     /// The players' names: the students, then the opponents.
     pub players: Vec<String>,
-    /// Whether each player is a student's agent (else an opponent).
+    /// How many of the players are students (the first ones; the opponents follow).
     pub students: usize,
     /// The build failures, by player.
     pub build_failures: Vec<(usize, Fault)>,

@@ -76,6 +76,17 @@ pub struct ArenaArgs {
     /// Write the JSON report (players and every game) to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// The player the ratings are anchored on (default: the first --opponent, else
+    /// the first student).
+    #[arg(long, value_name = "NAME")]
+    anchor: Option<String>,
+    /// The anchor's Elo rating.
+    #[arg(long, value_name = "ELO", default_value_t = 1500.0)]
+    anchor_elo: f64,
+    /// Write every game as a GGF record to this folder (`game-0001.ggf`, ... in the
+    /// order of the JSON report).
+    #[arg(long, value_name = "DIR")]
+    games_dir: Option<PathBuf>,
     /// Write the crosstable as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -194,6 +205,9 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             "a gauntlet needs at least one opponent".into(),
         ));
     }
+    if !args.anchor_elo.is_finite() {
+        return Err(bad("--anchor-elo", "expected a number".into()));
+    }
     if students.is_empty() {
         return Err(bad(
             &args.class.display().to_string(),
@@ -255,6 +269,16 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let results = tournament
         .run(format, &students, &opponents)
         .context("the referee could not run a game")?;
+    let anchor = match &args.anchor {
+        Some(name) => results
+            .players
+            .iter()
+            .position(|p| p == name)
+            .ok_or_else(|| bad("--anchor", format!("no player named {:?}", printable(name))))?,
+        None => results.students.min(results.players.len() - 1),
+    };
+    let mut standings = report::standings(&results);
+    report::rate(&results, &mut standings, anchor, args.anchor_elo);
     let header = report::Header {
         protocol: protocol.name().into(),
         format: match format {
@@ -268,8 +292,13 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         openings: openings_words,
         sandbox: sandbox.isolation().words(),
         terms: terms.words(),
+        ratings: format!(
+            "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
+             anchored on {} at {}",
+            printable(&results.players[anchor]),
+            args.anchor_elo
+        ),
     };
-    let standings = report::standings(&results);
     let strength = arena::reviews::strength(args.review_depth);
     let reviews =
         (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength, jobs));
@@ -282,6 +311,22 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     }
     if let Some(path) = &args.csv {
         write_whole(path, report::csv(&results, &standings).as_bytes())?;
+    }
+    if let Some(folder) = &args.games_dir {
+        fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let date = crate::format::ggf::date(now);
+        for (i, record) in report::ggf_games(&results, &standings, &date)
+            .iter()
+            .enumerate()
+        {
+            write_whole(
+                &folder.join(format!("game-{:04}.ggf", i + 1)),
+                format!("{record}\n").as_bytes(),
+            )?;
+        }
     }
     let mut text = report::text(&header, &results, &standings);
     if let Some(reviews) = &reviews {
