@@ -187,3 +187,200 @@ fn reviews_can_be_turned_off_and_do_not_depend_on_jobs() {
     assert_eq!(one["games"], two["games"]);
     assert!(one["games"][0]["review"].is_object());
 }
+
+/// The points (1, 1/2, 0) of `player`'s games against `other` in the JSON report.
+fn scores(report: &Value, player: &str, other: &str) -> Vec<f64> {
+    report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| {
+            let color = if g["white"] == player && g["black"] == other {
+                "white"
+            } else if g["black"] == player && g["white"] == other {
+                "black"
+            } else {
+                return None;
+            };
+            Some(match g["winner"].as_str().unwrap() {
+                "draw" => 0.5,
+                w if w == color => 1.0,
+                _ => 0.0,
+            })
+        })
+        .collect()
+}
+
+fn grade_of<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["grading"]["grades"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == name)
+        .unwrap()
+}
+
+#[test]
+fn umea_passes_those_that_beat_naive() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(
+        dir.path(),
+        &[("alice", "first"), ("bob", "hostile"), ("carol", "last")],
+    );
+    let (report, stdout) = run(
+        dir.path(),
+        &class,
+        10,
+        &["--policy", "umea", "--review-depth", "0"],
+    );
+    assert_eq!(report["grading"]["policy"], "umea");
+    assert_eq!(report["grading"]["reference"], "naive");
+    for name in ["alice", "bob", "carol"] {
+        let s = scores(&report, name, "naive");
+        let won = s.iter().filter(|&&x| x == 1.0).count();
+        let lost = s.iter().filter(|&&x| x == 0.0).count();
+        let grade = grade_of(&report, name);
+        let pass = won > lost;
+        assert_eq!(grade["mark"], if pass { "pass" } else { "fail" }, "{grade}");
+        assert_eq!(grade["points"], if pass { 1.0 } else { 0.0 });
+        assert_eq!(grade["max_points"], 1.0);
+        assert!(
+            stdout.contains(&format!("  {name}: {} (", grade["mark"].as_str().unwrap())),
+            "{stdout}"
+        );
+    }
+    assert_eq!(grade_of(&report, "bob")["mark"], "fail");
+    assert!(
+        stdout.contains("grades (umea): pass when it won more games than it lost against naive")
+    );
+}
+
+#[test]
+fn csu_gives_c_for_legal_answers_and_b_or_a_by_the_interval() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(
+        dir.path(),
+        &[("alice", "first"), ("bob", "hostile"), ("carol", "last")],
+    );
+    let openings = openings(dir.path(), 3, 10, 11);
+    let json = dir.path().join("out.json");
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--opponent",
+        "engine:depth=1",
+        "--games",
+        "6",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--policy",
+        "csu",
+        "--review-depth",
+        "0",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    assert_eq!(report["grading"]["reference"], "engine:depth=1");
+    assert_eq!(grade_of(&report, "bob")["mark"], "none");
+    for name in ["alice", "carol"] {
+        let mut s = scores(&report, name, "engine:depth=1");
+        assert_eq!(s.len(), 6);
+        s.push(0.5);
+        let n = s.len() as f64;
+        let mean = s.iter().sum::<f64>() / n;
+        let se = (s.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n / n).sqrt();
+        let (low, high) = (mean - 1.96 * se, mean + 1.96 * se);
+        let expected = if low > 0.5 {
+            ("A", 3.0)
+        } else if high >= 0.5 {
+            ("B", 2.0)
+        } else {
+            ("C", 1.0)
+        };
+        let grade = grade_of(&report, name);
+        assert_eq!(grade["mark"], expected.0, "{name}: {grade}");
+        assert_eq!(grade["points"], expected.1);
+        assert_eq!(grade["max_points"], 3.0);
+    }
+    assert!(
+        stdout.contains("grades (csu): C when no answer forfeited"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn knockout_counts_the_rounds_won() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(
+        dir.path(),
+        &[
+            ("alice", "first"),
+            ("bob", "hostile"),
+            ("carol", "last"),
+            ("dave", "first"),
+        ],
+    );
+    let (report, stdout) = run(
+        dir.path(),
+        &class,
+        8,
+        &[
+            "--format",
+            "knockout",
+            "--policy",
+            "knockout",
+            "--review-depth",
+            "0",
+        ],
+    );
+    let rounds = report["rounds"].as_array().unwrap();
+    // Four students and naive: three rounds, a bye in the first two.
+    assert_eq!(rounds.len(), 3);
+    for name in ["alice", "bob", "carol", "dave"] {
+        let won = rounds
+            .iter()
+            .filter(|r| r.as_array().unwrap().iter().any(|p| p["advances"] == name))
+            .count();
+        let grade = grade_of(&report, name);
+        assert_eq!(grade["points"], won as f64, "{name}");
+        assert_eq!(grade["max_points"], 3.0);
+        let mark = if won == 3 {
+            "champion".to_string()
+        } else {
+            format!("round {}", won + 1)
+        };
+        assert_eq!(grade["mark"], mark.as_str());
+    }
+    assert_eq!(grade_of(&report, "bob")["points"], 0.0);
+    assert!(stdout.contains("grades (knockout)"));
+}
+
+#[test]
+fn a_policy_that_cannot_apply_is_refused_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &[("alice", "first")]);
+    let (code, _, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--opponent",
+        "naive",
+        "--policy",
+        "knockout",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("knockout grades a --format knockout"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--opponent",
+        "naive",
+        "--policy",
+        "csu",
+        "--grade-against",
+        "nobody",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("no player named \"nobody\""), "{stderr}");
+}

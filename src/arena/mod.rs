@@ -7,6 +7,7 @@
 //! the reports ([`report`]).
 
 pub mod game;
+pub mod grades;
 pub mod openings;
 pub mod protocol;
 pub mod rating;

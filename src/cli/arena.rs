@@ -11,6 +11,7 @@ use clap::{Args, ValueEnum};
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::UsageError;
+use crate::arena::grades::{self, Policy};
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::{Entrant, Format, Tournament};
@@ -94,8 +95,71 @@ pub struct ArenaArgs {
     /// empty cells); 0: no reviews.
     #[arg(long, value_name = "PLIES", default_value_t = arena::reviews::DEPTH, value_parser = clap::value_parser!(u32).range(0..=12))]
     review_depth: u32,
+    /// Grade the students as a course does (docs/arena.md): `umea` beats naive,
+    /// `csu` C/B/A against a B-level reference, `knockout` a point per round won.
+    #[arg(long, value_enum)]
+    policy: Option<PolicyArg>,
+    /// The reference a policy grades against [default: `naive` if it played, else
+    /// the first --opponent].
+    #[arg(long, value_name = "PLAYER")]
+    grade_against: Option<String>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+}
+
+/// The policies of `--policy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PolicyArg {
+    /// Umea: a pass when it won more games than it lost against the naive opponent.
+    Umea,
+    /// CSU Tri-state: C every answer legal, B about as good as the reference, A better.
+    Csu,
+    /// A knockout: a point per round won.
+    Knockout,
+}
+
+/// The policy and reference of `--policy` and `--grade-against`, checked against
+/// the format and the players.
+fn grading(
+    args: &ArenaArgs,
+    format: Format,
+    players: &[String],
+    students: usize,
+) -> Result<Option<(Policy, Option<usize>)>> {
+    let Some(policy) = args.policy else {
+        return Ok(None);
+    };
+    let policy = match policy {
+        PolicyArg::Umea => Policy::Umea,
+        PolicyArg::Csu => Policy::Csu,
+        PolicyArg::Knockout => Policy::Knockout,
+    };
+    if policy == Policy::Knockout && format != Format::Knockout {
+        return Err(bad(
+            "--policy",
+            "knockout grades a --format knockout".into(),
+        ));
+    }
+    if !policy.needs_reference() {
+        return Ok(Some((policy, None)));
+    }
+    let found = match &args.grade_against {
+        Some(name) => players.iter().position(|p| p == name),
+        None => players
+            .iter()
+            .position(|p| p == "naive")
+            .or((players.len() > students).then_some(students)),
+    };
+    match found {
+        Some(r) => Ok(Some((policy, Some(r)))),
+        None => Err(bad(
+            "--grade-against",
+            format!(
+                "no player named {:?} to grade against",
+                printable(args.grade_against.as_deref().unwrap_or("naive"))
+            ),
+        )),
+    }
 }
 
 fn bad(what: &str, message: String) -> anyhow::Error {
@@ -242,6 +306,12 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             ),
         ),
     };
+    let names: Vec<String> = students
+        .iter()
+        .chain(&opponents)
+        .map(Entrant::name)
+        .collect();
+    let grading = grading(args, format, &names, students.len())?;
     // Each answer's times are set per run; this one is replaced.
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let commands: Vec<&str> = opponents
@@ -299,6 +369,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             args.anchor_elo
         ),
     };
+    let grades = grading.map(|(policy, reference)| grades::grades(policy, &results, reference));
     let strength = arena::reviews::strength(args.review_depth);
     let reviews =
         (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength, jobs));
@@ -306,6 +377,14 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         let mut value = report::json_value(&header, &results, &standings);
         if let Some(reviews) = &reviews {
             arena::reviews::add_to_json(&mut value, &results, reviews);
+        }
+        if let (Some((policy, reference)), Some(grades), Some(report)) =
+            (grading, &grades, value.as_object_mut())
+        {
+            report.insert(
+                "grading".into(),
+                grades::json_field(policy, &results, reference, grades),
+            );
         }
         write_whole(path, report::json_text(&value).as_bytes())?;
     }
@@ -329,6 +408,9 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         }
     }
     let mut text = report::text(&header, &results, &standings);
+    if let (Some((policy, reference)), Some(grades)) = (grading, &grades) {
+        text += &grades::text(policy, &results, reference, grades);
+    }
     if let Some(reviews) = &reviews {
         text += &arena::reviews::text(&results, reviews, strength);
     }
