@@ -4,6 +4,8 @@
 
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
+#[path = "common/validators.rs"]
+mod validators;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -383,4 +385,107 @@ fn a_policy_that_cannot_apply_is_refused_before_any_game() {
     ]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("no player named \"nobody\""), "{stderr}");
+}
+
+#[test]
+fn junit_has_a_testcase_per_game_and_validates() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &[("alice", "first"), ("bob", "hostile")]);
+    let junit = dir.path().join("arena.xml");
+    let (report, _) = run(
+        dir.path(),
+        &class,
+        8,
+        &["--policy", "umea", "--junit", junit.to_str().unwrap()],
+    );
+    validators::validate_junit(&junit);
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testsuite ").count(), 2, "{xml}");
+    // Two games each, and the grade.
+    assert_eq!(xml.matches("<testcase ").count(), 6, "{xml}");
+    assert!(xml.contains("<testcase name=\"grade (umea)\" classname=\"bob\""));
+    // bob's forfeits are errors, its answer escaped, its board drawn.
+    assert_eq!(
+        xml.matches("<error message=\"forfeit: unreadable answer\"")
+            .count(),
+        2
+    );
+    assert!(
+        xml.contains("&lt;script&gt;document.title=&apos;pwned&apos;&lt;/script&gt;&amp;amp;"),
+        "{xml}"
+    );
+    assert!(!xml.contains("<script>"));
+    assert!(xml.contains("   a b c d e f g h"));
+    let alice_lost = scores(&report, "alice", "naive")
+        .iter()
+        .filter(|&&x| x == 0.0)
+        .count();
+    let suite = xml.split("<testsuite name=\"alice\"").nth(1).unwrap();
+    let suite = suite.split("</testsuite>").next().unwrap();
+    assert_eq!(
+        suite.matches("<failure message=\"lost\"").count(),
+        alice_lost,
+        "{suite}"
+    );
+}
+
+#[test]
+fn gradescope_results_carry_the_grade_and_a_leaderboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &[("alice", "first")]);
+    let results = dir.path().join("results.json");
+    let (report, stdout) = run(
+        dir.path(),
+        &class,
+        8,
+        &[
+            "--opponent",
+            "engine:depth=1",
+            "--policy",
+            "umea",
+            "--gradescope",
+            results.to_str().unwrap(),
+        ],
+    );
+    validators::validate_gradescope(&results);
+    let json = read_json(&results);
+    let grade = grade_of(&report, "alice");
+    assert_eq!(json["score"], grade["points"]);
+    let tests = json["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 3, "{json}");
+    assert!(tests[0]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("grade (umea): "));
+    for (test, opponent) in tests[1..].iter().zip(["naive", "engine:depth=1"]) {
+        assert_eq!(test["name"], format!("against {opponent}"));
+        assert_eq!(test["max_score"], 2);
+        let won: f64 = scores(&report, "alice", opponent).iter().sum();
+        assert_eq!(test["score"].as_f64().unwrap(), won);
+        assert_eq!(test["output"].as_str().unwrap().matches("game ").count(), 2);
+    }
+    let board: Vec<&str> = json["leaderboard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(board, ["Elo", "Score %", "Forfeits"]);
+    let alice = &report["players"].as_array().unwrap()[0];
+    assert_eq!(
+        json["leaderboard"][1]["value"].as_f64().unwrap(),
+        (alice["score"].as_f64().unwrap() * 1000.0).round() / 10.0
+    );
+    assert_eq!(json["output"].as_str().unwrap(), stdout);
+    // One submission only.
+    let two = self::class(dir.path(), &[("alice", "first"), ("bob", "first")]);
+    let (code, _, stderr) = arena(&[
+        two.to_str().unwrap(),
+        "--opponent",
+        "naive",
+        "--gradescope",
+        results.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("one submission's"), "{stderr}");
 }

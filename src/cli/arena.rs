@@ -103,6 +103,13 @@ pub struct ArenaArgs {
     /// the first --opponent].
     #[arg(long, value_name = "PLAYER")]
     grade_against: Option<String>,
+    /// Write JUnit XML: a testsuite per student, a testcase per game.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write Gradescope's results.json (with its leaderboard) for the one student of
+    /// the class (a submission).
+    #[arg(long, value_name = "FILE")]
+    gradescope: Option<PathBuf>,
     #[command(flatten)]
     sandbox: SandboxArgs,
 }
@@ -306,6 +313,15 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             ),
         ),
     };
+    if args.gradescope.is_some() && students.len() != 1 {
+        return Err(bad(
+            "--gradescope",
+            format!(
+                "results.json is one submission's: the class holds {} agents",
+                students.len()
+            ),
+        ));
+    }
     let names: Vec<String> = students
         .iter()
         .chain(&opponents)
@@ -413,6 +429,19 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     }
     if let Some(reviews) = &reviews {
         text += &arena::reviews::text(&results, reviews, strength);
+    }
+    let extras = arena::platform::Extras {
+        reviews: reviews.as_deref(),
+        grades: grading
+            .zip(grades.as_deref())
+            .map(|((policy, _), g)| (policy, g)),
+    };
+    if let Some(path) = &args.junit {
+        write_whole(path, arena::platform::junit(&results, extras).as_bytes())?;
+    }
+    if let Some(path) = &args.gradescope {
+        let value = arena::platform::gradescope(&results, &standings, 0, &text, extras);
+        write_whole(path, report::json_text(&value).as_bytes())?;
     }
     print_out(&text)
 }
