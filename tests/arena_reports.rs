@@ -2,6 +2,8 @@
 //! grades of `--policy`. Agents of our own (`tests/arena_reports/agent.py`), games
 //! from late mid-game positions so that they are short and their reviews exact.
 
+#[path = "common/chromium.rs"]
+mod chromium;
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
 #[path = "common/validators.rs"]
@@ -488,4 +490,143 @@ fn gradescope_results_carry_the_grade_and_a_leaderboard() {
     ]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("one submission's"), "{stderr}");
+}
+
+/// The board the page shows: 64 cells, `W`, `B` or empty.
+async fn page_board(client: &fantoccini::Client) -> Vec<String> {
+    let value = client
+        .execute(
+            "return Array.from(document.querySelectorAll('#board td')).map(c => c.textContent);",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn expected_board(position: reversi::rules::Position) -> Vec<String> {
+    (0..64)
+        .map(|i| {
+            let bit = 1u64 << i;
+            if position.white & bit != 0 {
+                "W".to_string()
+            } else if position.black & bit != 0 {
+                "B".to_string()
+            } else {
+                String::new()
+            }
+        })
+        .collect()
+}
+
+async fn click(client: &fantoccini::Client, css: &str) {
+    client
+        .find(fantoccini::Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+#[test]
+fn the_page_replays_every_game_and_runs_nothing_of_the_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile_name = "<img src=x onerror=\"document.title='pwned'\">";
+    let class = class(dir.path(), &[("alice", "first"), (hostile_name, "hostile")]);
+    let page = dir.path().join("arena.html");
+    let (report, _) = run(
+        dir.path(),
+        &class,
+        8,
+        &[
+            "--policy",
+            "umea",
+            "--review-depth",
+            "2",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("<img"), "the name is escaped");
+    assert!(!html.contains("<script>document"), "the answer is escaped");
+    assert!(html.contains("&lt;img src=x onerror=&quot;document.title=&apos;pwned&apos;&quot;&gt;"));
+    let games = report["games"].as_array().unwrap().clone();
+    let url = format!("file://{}", page.display());
+    chromium::in_chromium(move |client| async move {
+        client.goto(&url).await.unwrap();
+        assert_eq!(client.title().await.unwrap(), "arena: umea gauntlet");
+        let images = client
+            .execute(
+                "return document.querySelectorAll('img').length;",
+                Vec::new(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(images, 0);
+        let standings = client
+            .find(fantoccini::Locator::Css("#standings"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(standings.contains(hostile_name), "{standings}");
+        // Every game, stepped through to its end: the board after each move.
+        for (k, game) in games.iter().enumerate() {
+            click(&client, &format!("#game-{}", k + 1)).await;
+            let mut position = parse_position(game["start"].as_str().unwrap()).unwrap();
+            assert_eq!(page_board(&client).await, expected_board(position));
+            for m in game["moves"].as_array().unwrap() {
+                let text = m.as_str().unwrap();
+                position = position.after((text != "pass").then(|| square(text)));
+                click(&client, "#next").await;
+                assert_eq!(
+                    page_board(&client).await,
+                    expected_board(position),
+                    "game {k} {text}"
+                );
+            }
+            click(&client, "#next").await;
+            assert_eq!(
+                page_board(&client).await,
+                expected_board(position),
+                "stays at the end"
+            );
+            click(&client, "#first").await;
+            let start = parse_position(game["start"].as_str().unwrap()).unwrap();
+            assert_eq!(page_board(&client).await, expected_board(start));
+            let forfeit = client
+                .find(fantoccini::Locator::Css("#forfeit"))
+                .await
+                .unwrap()
+                .text()
+                .await
+                .unwrap();
+            if game["forfeit"].is_null() {
+                assert_eq!(forfeit, "");
+            } else {
+                assert!(
+                    forfeit.contains("answer: <script>document.title='pwned'</script>&amp;"),
+                    "{forfeit}"
+                );
+                assert!(forfeit.contains("unreadable answer"), "{forfeit}");
+            }
+        }
+        let scripts = client
+            .execute(
+                "return document.querySelectorAll('script').length;",
+                Vec::new(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(scripts, 2);
+        assert_eq!(client.title().await.unwrap(), "arena: umea gauntlet");
+    });
 }

@@ -9,6 +9,7 @@
 pub mod game;
 pub mod grades;
 pub mod openings;
+pub mod page;
 pub mod platform;
 pub mod protocol;
 pub mod rating;

@@ -103,6 +103,9 @@ pub struct ArenaArgs {
     /// the first --opponent].
     #[arg(long, value_name = "PLAYER")]
     grade_against: Option<String>,
+    /// Write the HTML page: standings, crosstable, every game replayable.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Write JUnit XML: a testsuite per student, a testcase per game.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
@@ -389,7 +392,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let strength = arena::reviews::strength(args.review_depth);
     let reviews =
         (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength, jobs));
-    if let Some(path) = &args.json {
+    if args.json.is_some() || args.html.is_some() {
         let mut value = report::json_value(&header, &results, &standings);
         if let Some(reviews) = &reviews {
             arena::reviews::add_to_json(&mut value, &results, reviews);
@@ -402,7 +405,13 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 grades::json_field(policy, &results, reference, grades),
             );
         }
-        write_whole(path, report::json_text(&value).as_bytes())?;
+        if let Some(path) = &args.json {
+            write_whole(path, report::json_text(&value).as_bytes())?;
+        }
+        if let Some(path) = &args.html {
+            let page = arena::page::page(&header, &results, &standings, grades.as_deref(), &value);
+            write_whole(path, page.as_bytes())?;
+        }
     }
     if let Some(path) = &args.csv {
         write_whole(path, report::csv(&results, &standings).as_bytes())?;
