@@ -8,7 +8,6 @@
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,7 +16,6 @@ use reversi::format::umea::{parse_position, position_text, START};
 use reversi::splitmix::SplitMix64;
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
-use walkdir::WalkDir;
 
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
@@ -412,6 +410,68 @@ fn a_knockout_has_one_winner() {
 }
 
 #[test]
+fn tristate_agents_answer_a_board_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for mode in ["first", "skip"] {
+        let folder = class.join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            sandboxed::root().join("tests/arena/tristate.py"),
+            folder.join("tristate.py"),
+        )
+        .unwrap();
+        let script = folder.join("othello.sh");
+        fs::write(
+            &script,
+            format!("#!/bin/sh\nexec python3 ./tristate.py {mode} \"$1\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let openings = openings(dir.path(), 1, 6);
+    let json = dir.path().join("out.json");
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--opponent",
+        "engine:depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    check_shape(&report);
+    assert!(forfeits_of(&report, "first").is_empty(), "{stdout}");
+    let skips = forfeits_of(&report, "skip");
+    assert_eq!(skips.len(), 2, "{stdout}");
+    assert!(skips
+        .iter()
+        .all(|f| f.0 == "pass with a legal move" && f.2 == "skip"));
+    // Read as 1-based, the 0-based agent's answers name other cells or none.
+    let (code, _, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--base",
+        "1",
+        "--opponent",
+        "engine:depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    assert!(!forfeits_of(&report, "first").is_empty());
+}
+
+#[test]
 fn bad_arguments_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let class = class(dir.path(), &["first"]);
@@ -433,21 +493,20 @@ fn bad_arguments_exit_2() {
     }
 }
 
-/// Every file under `top` with its bytes.
-fn snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    WalkDir::new(top)
-        .sort_by_file_name()
-        .into_iter()
-        .map(Result::unwrap)
-        .map(|e| {
-            let bytes = if e.file_type().is_file() {
-                fs::read(e.path()).unwrap()
-            } else {
-                Vec::new()
-            };
-            (e.path().to_path_buf(), bytes)
-        })
-        .collect()
+/// Runs `reversi arena CLASS ARGS` under `mode` as the hostile tests run the
+/// grader (HOME and TMPDIR of `world`); the grading and the JSON report.
+fn arena_in(world: &World, mode: Mode, class: &Path, args: &[&str]) -> (sandboxed::Grading, Value) {
+    let json = world.path().join("result.json");
+    let class = class.display().to_string();
+    let json_arg = json.display().to_string();
+    let mut all = vec!["arena", class.as_str(), "--json", json_arg.as_str()];
+    all.extend(args);
+    all.extend(mode.flags());
+    let grading = sandboxed::grader(world, &all, sandboxed::Launch::default());
+    assert_eq!(grading.code, Some(0), "{}", grading.stderr);
+    let result = read_json(&json);
+    check_shape(&result);
+    (grading, result)
 }
 
 every_sandbox! {
@@ -471,31 +530,13 @@ every_sandbox! {
         fs::write(&victim, "#!/bin/sh\nexec python3 ./agent.py first \"$@\"\n").unwrap();
         fs::write(&report, "before").unwrap();
         let openings = openings(world.path(), 1, 5);
-        let before = (snapshot(&class), world.snapshot());
+        let before = (sandboxed::snapshot(&class), world.snapshot());
         let traces = Traces::now();
-        let json = world.path().join("result.json");
-        let mut args = vec![
-            "arena".to_string(),
-            class.display().to_string(),
-            "--format".into(),
-            "round-robin".into(),
-            "--opponent".into(),
-            "naive".into(),
-            "--games".into(),
-            "1".into(),
-            "--openings".into(),
-            openings.display().to_string(),
-            "-j".into(),
-            "2".into(),
-            "--json".into(),
-            json.display().to_string(),
-        ];
-        args.extend(mode.flags().iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
-        assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let result = read_json(&json);
-        check_shape(&result);
+        let openings = openings.display().to_string();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--format", "round-robin", "--opponent", "naive", "--games", "1", "--openings",
+            &openings, "-j", "2",
+        ]);
         assert_eq!(forfeits_of(&result, "hostile"), vec![], "{}", grading.stdout);
         assert_eq!(forfeits_of(&result, "victim"), vec![], "{}", grading.stdout);
         for (reason, _, answer) in forfeits_of(&result, "killer") {
@@ -503,7 +544,7 @@ every_sandbox! {
             assert!(reason == "crash" || reason == "no answer", "{reason}");
         }
         assert_eq!(fs::read_to_string(&report).unwrap(), "before");
-        assert!(before == (snapshot(&class), world.snapshot()), "files outside the runs changed");
+        assert!(before == (sandboxed::snapshot(&class), world.snapshot()), "files outside the runs changed");
         sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
     }
 }
@@ -518,29 +559,11 @@ every_sandbox! {
         let class = class(world.path(), &["sleep", "megabytes"]);
         let openings = openings(world.path(), 1, 5);
         let traces = Traces::now();
-        let json = world.path().join("result.json");
-        let mut args = vec![
-            "arena".to_string(),
-            class.display().to_string(),
-            "--opponent".into(),
-            "naive".into(),
-            "--games".into(),
-            "1".into(),
-            "--seconds".into(),
-            "0.2".into(),
-            "--start-allowance".into(),
-            "0.2".into(),
-            "--openings".into(),
-            openings.display().to_string(),
-            "--json".into(),
-            json.display().to_string(),
-        ];
-        args.extend(mode.flags().iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
-        assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let result = read_json(&json);
-        check_shape(&result);
+        let openings = openings.display().to_string();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--opponent", "naive", "--games", "1", "--seconds", "0.2", "--start-allowance",
+            "0.2", "--openings", &openings,
+        ]);
         let sleep = forfeits_of(&result, "sleep");
         assert_eq!(sleep.len(), 1);
         assert_eq!(sleep[0].0, "over the time");

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
+use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::grades::{self, Policy};
 use crate::arena::protocol::{self, Agent, Terms};
@@ -36,7 +37,8 @@ pub struct ArenaArgs {
     /// The class: one folder per student, each holding the protocol's program
     /// (`othello.sh` for umea).
     class: PathBuf,
-    /// The agents' protocol.
+    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move) or
+    /// tristate (`./othello.sh board.txt` per move, 8x8).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
     /// How the players meet.
@@ -115,6 +117,9 @@ pub struct ArenaArgs {
     gradescope: Option<PathBuf>,
     #[command(flatten)]
     sandbox: SandboxArgs,
+    #[command(flatten)]
+    #[command(next_help_heading = "Tri-state coordinates (--protocol tristate)")]
+    conventions: ConventionArgs,
 }
 
 /// The policies of `--policy`.
@@ -233,7 +238,9 @@ fn opponent(spec: &str) -> Result<Entrant> {
 
 /// Runs `reversi arena`.
 pub(super) fn run(args: &ArenaArgs) -> Result<()> {
-    let protocol = protocol::by_name(&args.protocol).expect("clap allows only known names");
+    let protocol = protocol::by_name(&args.protocol, args.conventions.conventions())
+        .expect("clap allows only known names");
+    let protocol = protocol.as_ref();
     let seconds: f64 = args
         .seconds
         .trim()

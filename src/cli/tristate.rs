@@ -16,6 +16,22 @@ use crate::format::tristate::{self, Base, Coords, Notation, MAX_CELLS};
 pub struct TristateArgs {
     /// The board file; `-` reads standard input.
     file: PathBuf,
+    #[command(flatten)]
+    conventions: ConventionArgs,
+    /// The time limit per move, counted from the start of the program (the
+    /// handout's 2 minutes; the search uses most of it unless it solves the game).
+    #[arg(long, default_value_t = 120.0)]
+    seconds: f64,
+    /// Print the search's depth and node count on standard error (always on a
+    /// terminal).
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// How a Tri-state coordinate is written (`reversi tristate`, `reversi arena
+/// --protocol tristate`).
+#[derive(Debug, Args)]
+pub(super) struct ConventionArgs {
     /// Coordinate order: xy (column, then row) or rc (row, then column).
     #[arg(long, value_enum, default_value_t = CoordsArg::Xy)]
     coords: CoordsArg,
@@ -25,14 +41,26 @@ pub struct TristateArgs {
     /// How the coordinate is written: paren `(a,b)` or space `a b`.
     #[arg(long, value_enum, default_value_t = NotationArg::Paren)]
     notation: NotationArg,
-    /// The time limit per move, counted from the start of the program (the
-    /// handout's 2 minutes; the search uses most of it unless it solves the game).
-    #[arg(long, default_value_t = 120.0)]
-    seconds: f64,
-    /// Print the search's depth and node count on standard error (always on a
-    /// terminal).
-    #[arg(long)]
-    verbose: bool,
+}
+
+impl ConventionArgs {
+    /// The convention these flags choose.
+    pub(super) fn conventions(&self) -> (Coords, Base, Notation) {
+        let coords = match self.coords {
+            CoordsArg::Xy => Coords::Xy,
+            CoordsArg::Rc => Coords::Rc,
+        };
+        let base = if self.base == 1 {
+            Base::One
+        } else {
+            Base::Zero
+        };
+        let notation = match self.notation {
+            NotationArg::Paren => Notation::Paren,
+            NotationArg::Space => Notation::Space,
+        };
+        (coords, base, notation)
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -90,19 +118,7 @@ pub(super) fn run(args: TristateArgs) -> Result<()> {
             started.elapsed().as_secs_f64()
         );
     }
-    let coords = match args.coords {
-        CoordsArg::Xy => Coords::Xy,
-        CoordsArg::Rc => Coords::Rc,
-    };
-    let base = if args.base == 1 {
-        Base::One
-    } else {
-        Base::Zero
-    };
-    let notation = match args.notation {
-        NotationArg::Paren => Notation::Paren,
-        NotationArg::Space => Notation::Space,
-    };
+    let (coords, base, notation) = args.conventions.conventions();
     println!("{}", tristate::answer(thought.best, coords, base, notation));
     Ok(())
 }

@@ -212,6 +212,42 @@ pub fn answer(
     }
 }
 
+/// Reads an answer line in the chosen convention: `Some(Some((x, y)))` a move (0-based
+/// column and row, on a board of `width` x `height`), `Some(None)` `skip`, `None` not an
+/// answer. Spaces around it are ignored.
+pub fn parse_answer(
+    text: &str,
+    coords: Coords,
+    base: Base,
+    notation: Notation,
+    (width, height): (usize, usize),
+) -> Option<Option<(usize, usize)>> {
+    let text = text.trim();
+    if text == "skip" {
+        return Some(None);
+    }
+    let (a, b) = match notation {
+        Notation::Paren => text.strip_prefix('(')?.strip_suffix(')')?.split_once(',')?,
+        Notation::Space => text.split_once(' ')?,
+    };
+    let number = |t: &str| -> Option<usize> {
+        let t = t.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || t.len() > 6 {
+            return None;
+        }
+        t.parse::<usize>().ok()?.checked_sub(match base {
+            Base::Zero => 0,
+            Base::One => 1,
+        })
+    };
+    let (a, b) = (number(a)?, number(b)?);
+    let (x, y) = match coords {
+        Coords::Xy => (a, b),
+        Coords::Rc => (b, a),
+    };
+    (x < width && y < height).then_some(Some((x, y)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +289,33 @@ mod tests {
                 found: 1,
                 expected: 2
             })
+        );
+    }
+
+    #[test]
+    fn answers_read_back_in_every_convention() {
+        for coords in [Coords::Xy, Coords::Rc] {
+            for base in [Base::Zero, Base::One] {
+                for notation in [Notation::Paren, Notation::Space] {
+                    for best in [None, Some((2, 5)), Some((0, 0))] {
+                        let text = answer(best, coords, base, notation);
+                        assert_eq!(
+                            parse_answer(&text, coords, base, notation, (8, 6)),
+                            Some(best)
+                        );
+                    }
+                }
+            }
+        }
+        let read = |t| parse_answer(t, Coords::Xy, Base::Zero, Notation::Paren, (8, 8));
+        for bad in [
+            "(8,0)", "(1,2", "1 2", "(a,1)", "(-1,2)", "(+1,2)", "pass", "",
+        ] {
+            assert_eq!(read(bad), None, "{bad}");
+        }
+        assert_eq!(
+            parse_answer("(0,1)", Coords::Xy, Base::One, Notation::Paren, (8, 8)),
+            None
         );
     }
 

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::printable::{printable, printable_bytes};
+use crate::printable::printable;
 use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
 
 /// A language of the handout.
@@ -357,19 +357,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
         args: &[folder],
         files: &[],
     })?;
-    let errors = || {
-        let lines: Vec<String> = run
-            .stderr
-            .last_lines(ERROR_LINES)
-            .into_iter()
-            .map(printable_bytes)
-            .collect();
-        if lines.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", lines.join(" | "))
-        }
-    };
+    let errors = || run.stderr.shown(ERROR_LINES, ": ");
     match run.ending {
         Ending::Exited(0) => {}
         Ending::Exited(code) => {

@@ -235,6 +235,21 @@ impl Captured {
             .collect();
         kept[kept.len().saturating_sub(lines)..].to_vec()
     }
+
+    /// The last `lines` non-blank lines of the tail, escaped (`src/printable.rs`) and
+    /// joined by ` | `, after `lead`; empty when there are none. For reports.
+    pub fn shown(&self, lines: usize, lead: &str) -> String {
+        let lines: Vec<String> = self
+            .last_lines(lines)
+            .into_iter()
+            .map(crate::printable::printable_bytes)
+            .collect();
+        if lines.is_empty() {
+            String::new()
+        } else {
+            format!("{lead}{}", lines.join(" | "))
+        }
+    }
 }
 
 /// What a program left as its output file.

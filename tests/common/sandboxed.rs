@@ -141,19 +141,9 @@ impl World {
 
     /// Every file under the cases and the home, with its bytes.
     pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        [&self.cases, &self.home]
-            .into_iter()
-            .flat_map(|top| WalkDir::new(top).sort_by_file_name())
-            .map(Result::unwrap)
-            .map(|entry| {
-                let bytes = if entry.file_type().is_file() {
-                    fs::read(entry.path()).unwrap()
-                } else {
-                    Vec::new()
-                };
-                (entry.path().to_path_buf(), bytes)
-            })
-            .collect()
+        let mut files = snapshot(&self.cases);
+        files.extend(snapshot(&self.home));
+        files
     }
 
     /// What is left in the grader's TMPDIR.
@@ -170,6 +160,23 @@ impl Drop for World {
     fn drop(&mut self) {
         remove_all(&self.dir);
     }
+}
+
+/// Every file and folder under `top`, with its bytes (a folder's: none).
+pub fn snapshot(top: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    WalkDir::new(top)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .map(|entry| {
+            let bytes = if entry.file_type().is_file() {
+                fs::read(entry.path()).unwrap()
+            } else {
+                Vec::new()
+            };
+            (entry.path().to_path_buf(), bytes)
+        })
+        .collect()
 }
 
 /// Removes `path` whatever its depth and modes (GNU rm walks any depth).

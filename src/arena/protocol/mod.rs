@@ -1,8 +1,11 @@
-//! How the referee talks to an agent: one adapter per protocol (today `umea`), each
-//! building an agent once and seating it for each game. Every run of an agent is in
+//! How the referee talks to an agent: one adapter per protocol (`umea`, `tristate`:
+//! a process per move, [`per_move`]), each building an agent once and seating it for
+//! each game. Every run of an agent is in
 //! the sandbox; each game gets the agent a private copy of its build, kept from one
 //! move to the next, which the opponent never sees.
 
+pub mod per_move;
+pub mod tristate;
 pub mod umea;
 
 use std::io;
@@ -10,6 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::game::{Fault, Player};
+use crate::format::tristate::{Base, Coords, Notation};
 use crate::sandbox::Sandbox;
 
 /// The terms every agent plays under, stated in every report.
@@ -56,8 +60,8 @@ impl Terms {
                 "answers: strict: exactly one non-empty line, exit status 0".to_string()
             },
             format!(
-                "build: the compile step may take {} s of CPU time; a failed build forfeits \
-                 every game",
+                "build: the compile step (where the protocol has one) may take {} s of CPU \
+                 time; a failed build forfeits every game",
                 self.build_seconds.as_secs_f64()
             ),
         ]
@@ -112,13 +116,19 @@ pub trait Protocol: Sync {
     ) -> io::Result<Box<dyn Player + 'a>>;
 }
 
-/// The adapter of `name`, if there is one.
-pub fn by_name(name: &str) -> Option<&'static dyn Protocol> {
+/// The adapter of `name`, if there is one; `conventions` are Tri-state's coordinates
+/// (order, base, notation).
+pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<dyn Protocol>> {
     match name {
-        "umea" => Some(&umea::Umea),
+        "umea" => Some(Box::new(umea::Umea)),
+        "tristate" => Some(Box::new(tristate::Tristate {
+            coords: conventions.0,
+            base: conventions.1,
+            notation: conventions.2,
+        })),
         _ => None,
     }
 }
 
 /// The names of the protocols there are.
-pub const NAMES: &[&str] = &["umea"];
+pub const NAMES: &[&str] = &["umea", "tristate"];

@@ -104,15 +104,7 @@ pub(super) fn run_program(
         .last_lines(STDERR_LINES)
         .iter()
         .any(|line| line.contains(&b'\r'));
-    let stderr = || {
-        let lines = run.stderr.last_lines(STDERR_LINES);
-        if lines.is_empty() {
-            String::new()
-        } else {
-            let lines: Vec<String> = lines.into_iter().map(printable_bytes).collect();
-            format!("; stderr: {}", lines.join(" | "))
-        }
-    };
+    let stderr = || run.stderr.shown(STDERR_LINES, "; stderr: ");
     let exhausted = || {
         let mut text = String::new();
         if run.exhausted.memory {
