@@ -630,3 +630,210 @@ fn the_page_replays_every_game_and_runs_nothing_of_the_agents() {
         assert_eq!(client.title().await.unwrap(), "arena: umea gauntlet");
     });
 }
+
+/// Packages a gauntlet bundle under `flags`; the exit code and stderr.
+fn package(out: &Path, flags: &str) -> (Option<i32>, String) {
+    let output = Command::new(BIN)
+        .args(["package", "gradescope", "--arena", flags, "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// Unpacks `zip` as Gradescope does under `dir/autograder`, puts the files of
+/// `submission` (name, text, executable) in its submission folder, runs
+/// `run_autograder` under `sandbox` and returns the root.
+fn run_bundle(dir: &Path, zip: &Path, submission: &[(&str, &str, bool)], sandbox: &str) -> PathBuf {
+    let root = dir.join("autograder");
+    let mut archive = zip::ZipArchive::new(fs::File::open(zip).unwrap()).unwrap();
+    archive.extract(root.join("source")).unwrap();
+    let folder = root.join("submission");
+    fs::create_dir_all(&folder).unwrap();
+    for (name, text, executable) in submission {
+        let path = folder.join(name);
+        fs::write(&path, text).unwrap();
+        let mode = if *executable { 0o755 } else { 0o644 };
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let status = Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .env("REVERSI_SANDBOX", sandbox)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    root
+}
+
+fn agent_files(mode: &str) -> Vec<(&'static str, String, bool)> {
+    vec![
+        (
+            "agent.py",
+            fs::read_to_string(sandboxed::root().join("tests/arena_reports/agent.py")).unwrap(),
+            false,
+        ),
+        (
+            "othello.sh",
+            format!("#!/bin/sh\nexec python3 \"$(dirname \"$0\")/agent.py\" {mode} \"$@\"\n"),
+            true,
+        ),
+    ]
+}
+
+fn borrowed<'a>(files: &'a [(&'static str, String, bool)]) -> Vec<(&'static str, &'a str, bool)> {
+    files.iter().map(|(n, t, x)| (*n, t.as_str(), *x)).collect()
+}
+
+#[test]
+fn the_gauntlet_bundle_grades_a_submission_as_gradescope_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let openings = openings(dir.path(), 1, 8, 3);
+    let zip = dir.path().join("autograder.zip");
+    let flags = format!(
+        "--opponent naive --opponent engine:depth=1 --games 2 --seconds 1 --policy umea \
+         --review-depth 2 --openings {}",
+        openings.display()
+    );
+    let (code, stderr) = package(&zip, &flags);
+    assert_eq!(code, Some(0), "{stderr}");
+    // Honest.
+    let honest = dir.path().join("honest");
+    let root = run_bundle(&honest, &zip, &borrowed(&agent_files("first")), "auto");
+    let results = root.join("results/results.json");
+    validators::validate_gradescope(&results);
+    let json = read_json(&results);
+    let tests = json["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 3, "{json}");
+    assert!(tests[0]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("grade (umea): "));
+    assert_eq!(json["score"], tests[0]["score"]);
+    assert_eq!(json["leaderboard"].as_array().unwrap().len(), 3);
+    assert!(
+        json["output"].as_str().unwrap().contains("1 positions of"),
+        "{json}"
+    );
+    // Failing: no othello.sh: the referee refuses, the student is told, score 0.
+    let failing = dir.path().join("failing");
+    let root = run_bundle(&failing, &zip, &[("main.py", "print(1)\n", false)], "auto");
+    let results = root.join("results/results.json");
+    validators::validate_gradescope(&results);
+    let json = read_json(&results);
+    assert_eq!(json["score"], 0);
+    assert!(
+        json["output"].as_str().unwrap().contains("othello.sh"),
+        "{json}"
+    );
+    // Forfeiting: every game lost by its answers, scored 0, answers escaped.
+    let forfeiting = dir.path().join("forfeiting");
+    let root = run_bundle(
+        &forfeiting,
+        &zip,
+        &borrowed(&agent_files("hostile")),
+        "auto",
+    );
+    let results = root.join("results/results.json");
+    validators::validate_gradescope(&results);
+    let json = read_json(&results);
+    assert_eq!(json["score"], 0.0);
+    assert!(json["tests"][1]["output"]
+        .as_str()
+        .unwrap()
+        .contains("unreadable answer"));
+}
+
+#[test]
+fn a_hostile_submission_changes_nothing_of_the_bundle_under_either_sandbox() {
+    for sandbox in ["bubblewrap", "separate-user"] {
+        let dir = tempfile::tempdir().unwrap();
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+        let openings = openings(dir.path(), 1, 6, 3);
+        let zip = dir.path().join("autograder.zip");
+        let flags = format!(
+            "--opponent naive --games 2 --seconds 1 --policy umea --openings {}",
+            openings.display()
+        );
+        assert_eq!(package(&zip, &flags).0, Some(0));
+        let root = dir.path().join("autograder");
+        let mut files = agent_files("first");
+        // Before each answer: try to overwrite the results, the referee's binary and
+        // openings, and to read the openings (answering `read-it` if it could); then
+        // answer well.
+        files[1].1 = format!(
+            "#!/bin/sh\nR={root}\necho '{{\"score\": 100}}' > $R/results/results.json 2>/dev/null\n\
+             echo x > $R/source/openings.txt 2>/dev/null\necho x >> $R/source/reversi 2>/dev/null\n\
+             cat $R/source/openings.txt > /dev/null 2>&1 && {{ echo read-it; exit 0; }}\n\
+             exec python3 \"$(dirname \"$0\")/agent.py\" first \"$@\"\n",
+            root = root.display()
+        );
+        let source_before: Vec<Vec<u8>> = ["openings.txt", "reversi"]
+            .iter()
+            .map(|f| {
+                let mut archive = zip::ZipArchive::new(fs::File::open(&zip).unwrap()).unwrap();
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut archive.by_name(f).unwrap(), &mut bytes).unwrap();
+                bytes
+            })
+            .collect();
+        run_bundle(dir.path(), &zip, &borrowed(&files), sandbox);
+        let results = root.join("results/results.json");
+        validators::validate_gradescope(&results);
+        let json = read_json(&results);
+        assert_ne!(json["score"], 100, "{sandbox}");
+        assert!(
+            json["tests"].as_array().unwrap().len() == 2,
+            "{sandbox}: {json}"
+        );
+        for (f, before) in ["openings.txt", "reversi"].iter().zip(&source_before) {
+            assert_eq!(
+                &fs::read(root.join("source").join(f)).unwrap(),
+                before,
+                "{sandbox}: {f}"
+            );
+        }
+        // Had it read the referee's openings, its answer `read-it` would forfeit.
+        assert_eq!(json["leaderboard"][2]["name"], "Forfeits");
+        assert_eq!(json["leaderboard"][2]["value"], 0, "{sandbox}: {json}");
+    }
+}
+
+#[test]
+fn a_gauntlet_bundle_is_refused_when_it_cannot_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("autograder.zip");
+    for (flags, says) in [
+        (
+            "--opponent naive --games 100 --seconds 1",
+            "more than the budget of 540 s",
+        ),
+        (
+            "--opponent cmd:./strong --games 2",
+            "the bundle holds no command",
+        ),
+        (
+            "--opponent naive --json x.json",
+            "--json: the bundle sets it itself",
+        ),
+        (
+            "--opponent naive --format round-robin",
+            "a submission plays a gauntlet",
+        ),
+        ("--games 2", "at least one --opponent"),
+        ("--opponent naive --bogus", "--bogus"),
+    ] {
+        let (code, stderr) = package(&zip, flags);
+        assert_eq!(code, Some(2), "{flags}: {stderr}");
+        assert!(stderr.contains(says), "{flags}: {stderr}");
+        assert!(!zip.exists());
+    }
+}

@@ -6,6 +6,7 @@
 //! ([`game`]: legality, CPU time, the answer's form) and every forfeit explained in
 //! the reports ([`report`]).
 
+pub mod bundle;
 pub mod game;
 pub mod grades;
 pub mod openings;

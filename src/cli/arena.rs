@@ -461,3 +461,116 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     }
     print_out(&text)
 }
+
+/// The flags a gauntlet's bundle sets itself: not the TA's.
+const BUNDLE_SETS: &[&str] = &[
+    "--gradescope",
+    "--json",
+    "--csv",
+    "--html",
+    "--junit",
+    "--games-dir",
+    "--sandbox",
+    "--no-sandbox",
+];
+
+/// The seconds Gradescope's grading of a submission may take unless `--budget` says
+/// (its default timeout is 600 s), as `package` has it.
+const GRADESCOPE_BUDGET: f64 = 540.0;
+
+/// The answers a side gives in a game at most, for the budget's estimate: 30 moves
+/// and 2 passes from the standard start.
+const ANSWERS_PER_GAME: f64 = 32.0;
+
+/// `reversi package gradescope --arena FLAGS`: checks the arena's `flags` (a
+/// gauntlet against in-process references, the worst case of its games within the
+/// budget) and writes the bundle.
+pub(super) fn package(
+    flags: &str,
+    binary: &Path,
+    out: &Path,
+    packages: &[String],
+    budget: Option<Duration>,
+) -> Result<()> {
+    #[derive(clap::Parser)]
+    struct Flags {
+        #[command(flatten)]
+        arena: ArenaArgs,
+    }
+    let words: Vec<String> = flags.split_whitespace().map(str::to_string).collect();
+    if let Some(word) = words
+        .iter()
+        .find(|w| BUNDLE_SETS.iter().any(|f| w.split('=').next() == Some(*f)))
+    {
+        return Err(bad("--arena", format!("{word}: the bundle sets it itself")));
+    }
+    let parsed = <Flags as clap::Parser>::try_parse_from(
+        ["arena", "class"]
+            .into_iter()
+            .map(str::to_string)
+            .chain(words.iter().cloned()),
+    )
+    .map_err(|e| bad("--arena", e.to_string().trim().to_string()))?
+    .arena;
+    if parsed.format != FormatArg::Gauntlet {
+        return Err(bad("--arena", "a submission plays a gauntlet".into()));
+    }
+    if parsed.opponent.is_empty() {
+        return Err(bad(
+            "--arena",
+            "a gauntlet needs at least one --opponent".into(),
+        ));
+    }
+    for spec in &parsed.opponent {
+        if let Entrant::Agent(_) = opponent(spec)? {
+            return Err(bad(
+                "--arena",
+                format!("{spec}: the bundle holds no command; use naive or engine:depth=N"),
+            ));
+        }
+    }
+    if let Some(path) = &parsed.openings {
+        let text = fs::read_to_string(path)
+            .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+        openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
+    }
+    let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
+    let worst = parsed.build_seconds.as_secs_f64()
+        + parsed.opponent.len() as f64
+            * f64::from(parsed.games)
+            * ANSWERS_PER_GAME
+            * (seconds + parsed.start_allowance);
+    let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
+    if worst > budget {
+        return Err(bad(
+            "--arena",
+            format!(
+                "the games could take {worst:.0} s of CPU time (the build, then {} opponents x {}                  games x {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s;                  play fewer games or give less time a move",
+                parsed.opponent.len(),
+                parsed.games,
+                seconds + parsed.start_allowance
+            ),
+        ));
+    }
+    // The openings' file goes into the bundle, read there.
+    let mut kept = Vec::new();
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        if word == "--openings" {
+            rest.next();
+        } else if !word.starts_with("--openings=") {
+            kept.push(word.clone());
+        }
+    }
+    arena::bundle::write(&kept, parsed.openings.as_deref(), packages, binary, out)?;
+    print_out(&format!(
+        "wrote {} (a gauntlet against {}; at most {worst:.0} s of the agent's CPU time): upload          it as the assignment's autograder (Configure Autograder > Zip file upload)\n",
+        out.display(),
+        parsed
+            .opponent
+            .iter()
+            .map(|o| printable(o).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}

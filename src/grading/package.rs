@@ -74,7 +74,7 @@ pub enum PackageError {
 }
 
 /// Quotes `text` for a POSIX shell.
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
@@ -98,7 +98,7 @@ fn grade_line(recipe: &Recipe, report: &str) -> String {
 }
 
 /// Gradescope's `setup.sh`.
-fn gradescope_setup(recipe: &Recipe) -> String {
+pub(crate) fn gradescope_setup(recipe: &Recipe) -> String {
     let mut packages = vec!["bubblewrap".to_string()];
     packages.extend(recipe.packages.iter().map(|p| shell_quote(p)));
     format!(
@@ -266,7 +266,7 @@ pub fn write_bundle(
 }
 
 /// The zip of `files`, written whole to a temporary beside `out`, then renamed.
-fn write_zip(out: &Path, files: &[(String, Vec<u8>, u32)]) -> Result<(), PackageError> {
+pub(crate) fn write_zip(out: &Path, files: &[(String, Vec<u8>, u32)]) -> Result<(), PackageError> {
     let folder = match out.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
