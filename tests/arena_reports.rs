@@ -1,6 +1,8 @@
 //! The arena's reports for the student (docs/arena.md): each game's review, the
-//! grades of `--policy`. Agents of our own (`tests/arena_reports/agent.py`), games
-//! from late mid-game positions so that they are short and their reviews exact.
+//! grades of `--policy`, JUnit, Gradescope, the HTML page in Chromium, the gauntlet's
+//! Gradescope bundle. Agents: tests/arena.rs's (`first`, `last`) and one answering
+//! markup (`tests/arena_reports/hostile.py`); games from late mid-game positions so
+//! that they are short and their reviews exact.
 
 #[path = "common/chromium.rs"]
 mod chromium;
@@ -20,17 +22,23 @@ use reversi::splitmix::SplitMix64;
 use sandboxed::BIN;
 use serde_json::Value;
 
+/// The agent of `mode` and its arguments before the position: tests/arena.rs's
+/// (`first`, `last`), or the one answering markup (`hostile`).
+fn agent_of(mode: &str) -> (&'static str, &str) {
+    match mode {
+        "hostile" => ("tests/arena_reports/hostile.py", ""),
+        _ => ("tests/arena/agent.py", mode),
+    }
+}
+
 /// A class under `dir`: a folder per (name, mode), its `othello.sh` running our agent.
 fn class(dir: &Path, agents: &[(&str, &str)]) -> PathBuf {
     let class = dir.join("class");
     for (name, mode) in agents {
         let folder = class.join(name);
         fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena_reports/agent.py"),
-            folder.join("agent.py"),
-        )
-        .unwrap();
+        let (agent, mode) = agent_of(mode);
+        fs::copy(sandboxed::root().join(agent), folder.join("agent.py")).unwrap();
         let script = folder.join("othello.sh");
         fs::write(
             &script,
@@ -674,10 +682,11 @@ fn run_bundle(dir: &Path, zip: &Path, submission: &[(&str, &str, bool)], sandbox
 }
 
 fn agent_files(mode: &str) -> Vec<(&'static str, String, bool)> {
+    let (agent, mode) = agent_of(mode);
     vec![
         (
             "agent.py",
-            fs::read_to_string(sandboxed::root().join("tests/arena_reports/agent.py")).unwrap(),
+            fs::read_to_string(sandboxed::root().join(agent)).unwrap(),
             false,
         ),
         (

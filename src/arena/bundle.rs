@@ -7,7 +7,9 @@
 use std::fs;
 use std::path::Path;
 
-use crate::grading::package::{gradescope_setup, shell_quote, write_zip, PackageError, Recipe};
+use crate::grading::package::{
+    gradescope_ending, gradescope_setup, shell_quote, write_zip, PackageError, Recipe,
+};
 use crate::sandbox::policy::bundle_lines;
 
 /// `run_autograder` for `flags` (the arena's flags, each one word). `AUTOGRADER`
@@ -41,21 +43,10 @@ cp -R -- "$ROOT/submission" "$SUBMISSION"
 {lines}
 chmod -R go-rwx -- "$ROOT/results"
 "$BIN" arena {flags} --sandbox="$SANDBOX" --gradescope="$RESULTS" -- "$CLASS" > "$ROOT/results/arena.log" 2>&1
-status=$?
-cat -- "$ROOT/results/arena.log"
-if [ ! -s "$RESULTS" ]; then
-  # The referee itself failed (exit $status): tell the student, score 0.
-  python3 - "$RESULTS" "$ROOT/results/arena.log" <<'PY' || printf '{{"score": 0, "output": "The autograder failed; see its log."}}' > "$RESULTS"
-import json, sys
-log = open(sys.argv[2], errors="replace").read()[-4000:]
-json.dump({{"score": 0, "output": "The referee could not play this submission:\n" + log}},
-          open(sys.argv[1], "w"))
-PY
-fi
-exit 0
-"#,
+{ending}"#,
         lines = bundle_lines("SOURCE", "SUBMISSION"),
-        flags = flags.join(" ")
+        flags = flags.join(" "),
+        ending = gradescope_ending("arena.log")
     )
 }
 

@@ -92,13 +92,7 @@ pub fn page(
         out += "<th>grade</th><th>points</th>";
     }
     out += "</tr>\n";
-    let mut order: Vec<usize> = (0..standings.len()).collect();
-    order.sort_by(|&a, &b| {
-        standings[b]
-            .score
-            .total_cmp(&standings[a].score)
-            .then_with(|| standings[a].name.cmp(&standings[b].name))
-    });
+    let order = super::report::ranking(standings);
     let number = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
     for (rank, &i) in order.iter().enumerate() {
         let s = &standings[i];

@@ -323,7 +323,7 @@ fn head_to_head(results: &Results, a: usize, b: usize) -> Option<(f64, u32)> {
 }
 
 /// The players' order in the crosstable: by score, then by name.
-fn ranking(standings: &[Standing]) -> Vec<usize> {
+pub fn ranking(standings: &[Standing]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..standings.len()).collect();
     order.sort_by(|&a, &b| {
         standings[b]
