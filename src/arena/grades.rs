@@ -275,7 +275,7 @@ pub fn json_field(
 ) -> serde_json::Value {
     let mut value = serde_json::json!({
         "policy": policy.name(),
-        "reference": reference.map(|r| results.players[r].clone()),
+        "reference": reference.map(|r| printable(&results.players[r]).into_owned()),
         "terms": words(policy, results, reference),
         "grades": grades,
     });

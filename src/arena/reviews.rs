@@ -122,8 +122,9 @@ fn move_json(m: &MoveReview) -> Value {
 pub fn json_field(results: &Results, reviews: &GameReviews) -> Value {
     let mut field = Map::new();
     for (player, review) in reviews {
+        // Keyed by the name as the report's `white` and `black` write it.
         field.insert(
-            results.players[*player].clone(),
+            printable(&results.players[*player]).into_owned(),
             json!({
                 "color": if review.player == Color::White { "white" } else { "black" },
                 "moves_reviewed": review.moves.len(),
