@@ -20,23 +20,29 @@ use serde_json::Value;
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
 fn class(dir: &Path, modes: &[&str]) -> PathBuf {
+    class_of(dir, "agent.py", modes)
+}
+
+/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
+/// passing the mode, then the protocol's arguments.
+fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
     let class = dir.join("class");
     for mode in modes {
         let folder = class.join(mode);
         fs::create_dir_all(&folder).unwrap();
         fs::copy(
-            sandboxed::root().join("tests/arena/agent.py"),
-            folder.join("agent.py"),
+            sandboxed::root().join("tests/arena").join(script),
+            folder.join(script),
         )
         .unwrap();
-        let script = folder.join("othello.sh");
+        let run = folder.join("othello.sh");
         fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./agent.py {mode} \"$@\"\n"),
+            &run,
+            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$@\"\n"),
         )
         .unwrap();
         use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
     }
     class
 }
@@ -287,23 +293,35 @@ fn lax_answers_take_the_last_line() {
     let class = class(dir.path(), &["two-lines", "megabytes"]);
     let openings = openings(dir.path(), 1, 8);
     let json = dir.path().join("out.json");
-    let (code, stdout, stderr) = arena(&[
+    // A command as an opponent, run in the sandbox: refused until its file is shown.
+    let script = sandboxed::root().join("tests/arena/agent.py");
+    let command = format!("cmd:python3 {} last", script.display());
+    let mut args = vec![
         class.to_str().unwrap(),
         "--opponent",
         "naive",
+        "--opponent",
+        &command,
         "--lax",
         "--openings",
         openings.to_str().unwrap(),
         "--json",
         json.to_str().unwrap(),
-    ]);
+    ];
+    let (code, _, stderr) = arena(&args);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--read-only"), "{stderr}");
+    let shown = script.parent().unwrap().to_str().unwrap().to_string();
+    args.extend(["--read-only", &shown]);
+    let (code, stdout, stderr) = arena(&args);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("answers: lax"), "{stdout}");
     let report = read_json(&json);
     check_shape(&report);
-    for mode in ["two-lines", "megabytes"] {
+    for mode in ["two-lines", "megabytes", command.as_str()] {
         assert!(forfeits_of(&report, mode).is_empty(), "{mode}");
     }
+    assert_eq!(report["games"].as_array().unwrap().len(), 8);
 }
 
 /// Runs a round robin with `jobs` games at once; the JSON report.
@@ -412,24 +430,7 @@ fn a_knockout_has_one_winner() {
 #[test]
 fn tristate_agents_answer_a_board_file() {
     let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    for mode in ["first", "skip"] {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena/tristate.py"),
-            folder.join("tristate.py"),
-        )
-        .unwrap();
-        let script = folder.join("othello.sh");
-        fs::write(
-            &script,
-            format!("#!/bin/sh\nexec python3 ./tristate.py {mode} \"$1\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let class = class_of(dir.path(), "tristate.py", &["first", "skip"]);
     let openings = openings(dir.path(), 1, 6);
     let json = dir.path().join("out.json");
     let (code, stdout, stderr) = arena(&[
@@ -469,6 +470,38 @@ fn tristate_agents_answer_a_board_file() {
     assert_eq!(code, Some(0), "{stderr}");
     let report = read_json(&json);
     assert!(!forfeits_of(&report, "first").is_empty());
+}
+
+every_sandbox! {
+    /// Line-protocol agents (one process per game, Caltech CS 2): whole games from the
+    /// standard start; a pass with a move, an exit, a sleep past the net and the CPU
+    /// bank spent each forfeit; nothing left behind.
+    fn line_agents_play_whole_games(mode) {
+        let _one = sandboxed::one_at_a_time();
+        let world = World::new();
+        let class = class_of(world.path(), "line.py", &["first", "pass", "quits", "sleeps", "spins"]);
+        let traces = Traces::now();
+        let (grading, result) = arena_in(&world, mode, &class, &[
+            "--protocol", "line", "--opponent", "engine:depth=1", "--seconds", "0.3",
+            "--start-allowance", "0.1", "-j", "2",
+        ]);
+        assert!(forfeits_of(&result, "first").is_empty(), "{}", grading.stdout);
+        for (agent, reason) in [
+            ("pass", "pass with a legal move"),
+            ("quits", "no answer"),
+            ("sleeps", "over the time"),
+            ("spins", "over the time"),
+        ] {
+            let forfeits = forfeits_of(&result, agent);
+            assert_eq!(forfeits.len(), 2, "{agent}: {}", grading.stdout);
+            assert!(forfeits.iter().all(|f| f.0 == reason), "{agent}: {forfeits:?}");
+        }
+        assert!(grading.stdout.contains("used its bank of 0.4 s of CPU time"), "{}", grading.stdout);
+        for game in result["games"].as_array().unwrap() {
+            assert_eq!(game["start"], position_text(reversi::arena::protocol::line::START));
+        }
+        sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
+    }
 }
 
 #[test]

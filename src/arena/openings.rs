@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use crate::board::Squares;
-use crate::engine::fixed::{value, Strength};
+use crate::engine::{in_discs, Engine};
 use crate::format::umea::{parse_position, START};
 use crate::rules::Position;
 use crate::splitmix::SplitMix64;
@@ -43,17 +43,16 @@ pub fn balanced() -> &'static [Position] {
                 })
                 .collect();
         }
-        // A heuristic score: no solve this far from the end.
-        let strength = Strength {
-            depth: SCORING_DEPTH,
-            exact_empties: 0,
-        };
+        // The heuristic search of `engine::fixed` (no solve this far from the end), with
+        // a small table: the referee stays small.
+        let mut engine = Engine::for_time(std::time::Duration::from_millis(100));
         let mut kept = Vec::new();
         for position in positions {
             if !found.insert(canonical(position)) {
                 continue;
             }
-            if value(position.board(), strength).discs.abs() <= BALANCED_DISCS {
+            let thought = engine.search_to_depth(position.board(), SCORING_DEPTH);
+            if in_discs(thought.value).abs() <= BALANCED_DISCS {
                 kept.push(position);
             }
         }

@@ -241,7 +241,10 @@ impl Tournament<'_> {
         } else {
             (fixture.second, fixture.first)
         };
-        let start = self.openings[(fixture.index / 2) % self.openings.len()];
+        let start = self
+            .protocol
+            .start()
+            .unwrap_or(self.openings[(fixture.index / 2) % self.openings.len()]);
         let seat = |i: usize| -> io::Result<Box<dyn Player + '_>> {
             match &ready[i] {
                 Ready::Built(built) => self.protocol.seat(built, self.sandbox, self.terms),

@@ -37,8 +37,9 @@ pub struct ArenaArgs {
     /// The class: one folder per student, each holding the protocol's program
     /// (`othello.sh` for umea).
     class: PathBuf,
-    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move) or
-    /// tristate (`./othello.sh board.txt` per move, 8x8).
+    /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
+    /// tristate (`./othello.sh board.txt` per move, 8x8) or line (`./othello.sh
+    /// Black|White` once per game, moves on standard input and output).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
     /// How the players meet.
@@ -52,7 +53,8 @@ pub struct ArenaArgs {
     /// Games per pairing, in pairs with colours swapped on the same opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
     games: u32,
-    /// The time limit per move, passed to the agents exactly as written here.
+    /// The time limit per move (line: the game's bank), passed to the agents exactly
+    /// as written here.
     #[arg(long, default_value = "1")]
     seconds: String,
     /// CPU time allowed beyond --seconds for the start of an agent's runtime (a JVM,
@@ -268,6 +270,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         start_allowance: Duration::from_secs_f64(args.start_allowance),
         lax: args.lax,
         build_seconds: args.build_seconds,
+        per_game: protocol.per_game(),
     };
     let format = match args.format {
         FormatArg::Gauntlet => Format::Gauntlet,
@@ -299,6 +302,13 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ));
     }
     let (openings_list, openings_words) = match &args.openings {
+        _ if protocol.start().is_some() => (
+            protocol.start().into_iter().collect(),
+            format!(
+                "every game from the standard start ({} agents keep their own board)",
+                protocol.name()
+            ),
+        ),
         Some(path) => {
             let text = fs::read_to_string(path)
                 .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;

@@ -161,6 +161,7 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         start_allowance: MATCH_ALLOWANCE,
         lax: false,
         build_seconds: Duration::from_secs(60),
+        per_game: false,
     };
     let first_terms = terms(args.white_seconds.unwrap_or(args.seconds));
     let second_terms = terms(args.black_seconds.unwrap_or(args.seconds));

@@ -150,9 +150,18 @@ impl Cgroup {
                 .is_some_and(|path| counted(path, "oom_kill")),
             processes: counted(&self.pids_events, "max"),
         };
+        self.empty();
         for folder in &self.folders {
-            // What is left is usually gone within a millisecond or two (a process
-            // namespace ending): look again every millisecond, for a second at most.
+            let _ = fs::remove_dir(folder);
+        }
+        exhausted
+    }
+
+    /// Kills every process left in the cgroup. What is left is usually gone within a
+    /// millisecond or two (a process namespace ending): look again every millisecond,
+    /// for a second at most.
+    pub(super) fn empty(&self) {
+        for folder in &self.folders {
             for _ in 0..1000 {
                 let procs = fs::read_to_string(folder.join("cgroup.procs")).unwrap_or_default();
                 let pids: Vec<i32> = procs.lines().filter_map(|l| l.parse().ok()).collect();
@@ -167,9 +176,7 @@ impl Cgroup {
                 }
                 std::thread::sleep(Duration::from_millis(1));
             }
-            let _ = fs::remove_dir(folder);
         }
-        exhausted
     }
 }
 

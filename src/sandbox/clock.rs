@@ -5,7 +5,7 @@
 use std::fs;
 use std::io;
 use std::os::unix::process::ExitStatusExt;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Ending, Limits, STOP};
@@ -211,6 +211,9 @@ pub(super) struct Watch<'a> {
     pub(super) started: Instant,
     /// Whether its files passed their bound, where they are measured (no tmpfs).
     pub(super) files_over: Option<&'a dyn Fn() -> bool>,
+    /// Set by the caller to end the run (a conversation over): as [`STOP`], for this
+    /// run alone.
+    pub(super) halt: Option<&'a AtomicBool>,
 }
 
 impl Watch<'_> {
@@ -230,6 +233,7 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
         meter,
         started,
         files_over,
+        halt,
     } = *watch;
     let mut step = Duration::from_millis(1);
     let (mut sampled, mut metered_at) = (started, started);
@@ -271,7 +275,7 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
             metered = meter.used().or(metered);
             metered_at = now;
         }
-        let stopped = STOP.load(Ordering::SeqCst);
+        let stopped = STOP.load(Ordering::SeqCst) || halt.is_some_and(|h| h.load(Ordering::SeqCst));
         let over_cpu = limits
             .run_cpu
             .is_some_and(|limit| metered.is_some_and(|used| used >= limit));

@@ -50,7 +50,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -195,6 +196,12 @@ pub struct Program<'a> {
     /// Files written into the work folder first: name and bytes.
     pub files: &'a [(&'a str, &'a [u8])],
 }
+
+/// A run's conversation: what ends it, and what talks with it.
+type Conversation<'a> = (
+    &'a AtomicBool,
+    Box<dyn FnOnce(ChildStdin, ChildStdout) + Send + 'a>,
+);
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -405,6 +412,13 @@ impl Sandbox {
         let mut sandbox = self.clone();
         sandbox.limits.wall = wall;
         sandbox.limits.run_cpu = None;
+        sandbox
+    }
+
+    /// The same sandbox with another wall time, its limit of the run's CPU time kept.
+    pub fn with_wall_kept_cpu(&self, wall: Duration) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.limits.wall = wall;
         sandbox
     }
 
@@ -633,6 +647,30 @@ impl Sandbox {
     /// (folders and regular files only, at most the run's file bound), before the
     /// program's files: an agent's build, or what it kept from its last move.
     pub fn run_from(&self, program: &Program, seed: Option<&Path>) -> io::Result<Run> {
+        self.run_with(program, seed, None)
+    }
+
+    /// [`Sandbox::run_from`] with the program's standard input and output given to
+    /// `talk`, on a thread of its own, while the run is watched (its standard output
+    /// is then not captured); setting `halt` ends the run (every process killed, the
+    /// ending [`Ending::Stopped`]). The run ends as any other: by its exit, a limit, or
+    /// `halt`; `talk` must then return (its reads end, its writes fail).
+    pub fn converse(
+        &self,
+        program: &Program,
+        seed: Option<&Path>,
+        halt: &AtomicBool,
+        talk: impl FnOnce(ChildStdin, ChildStdout) + Send,
+    ) -> io::Result<Run> {
+        self.run_with(program, seed, Some((halt, Box::new(talk))))
+    }
+
+    fn run_with(
+        &self,
+        program: &Program,
+        seed: Option<&Path>,
+        conversation: Option<Conversation>,
+    ) -> io::Result<Run> {
         let folder = CaseFolder::new(self.limits.file_size)?;
         if let Some(seed) = seed {
             copy_tree(seed, &folder.work(), folder.bound())?;
@@ -682,6 +720,9 @@ impl Sandbox {
             .stdin(Stdio::null())
             .stdout(stdout.try_clone()?)
             .stderr(stderr.try_clone()?);
+        if conversation.is_some() {
+            command.stdin(Stdio::piped()).stdout(Stdio::piped());
+        }
         let cgroup = Cgroup::create(&self.limits);
         let joins = cgroup.as_ref().map(Cgroup::join_files).transpose()?;
         let mut child_side = ChildSide {
@@ -705,7 +746,7 @@ impl Sandbox {
         }
         let started = Instant::now();
         let machine = MachineTicks::now();
-        let child = match command.spawn() {
+        let mut child = match command.spawn() {
             Ok(child) => child,
             Err(e) => {
                 // Nothing of a run that never started stays either.
@@ -732,8 +773,30 @@ impl Sandbox {
             started,
             // Without a tmpfs of their bound, the run's files are measured.
             files_over: (!folder.mounted()).then_some(&over_bound),
+            halt: conversation.as_ref().map(|(halt, _)| *halt),
         };
-        let waited = watch.wait(&mut || self.sample(uid, counted, &mut sampled))?;
+        let mut wait = || watch.wait(&mut || self.sample(uid, counted, &mut sampled));
+        let waited = match conversation {
+            None => wait()?,
+            Some((_, talk)) => {
+                let pipes = child.stdin.take().zip(child.stdout.take());
+                std::thread::scope(|scope| {
+                    if let Some((stdin, stdout)) = pipes {
+                        scope.spawn(move || talk(stdin, stdout));
+                    }
+                    let waited = wait();
+                    // Whatever of the run is left could hold its standard output open,
+                    // and `talk` reading it: it goes before `talk` is waited for.
+                    if let Some(uid) = uid {
+                        kill_every_process_of(uid);
+                    }
+                    if let Some(cgroup) = &cgroup {
+                        cgroup.empty();
+                    }
+                    waited
+                })?
+            }
+        };
         let files_full = waited.ending == Ending::FilesTooLarge || folder.over_bound();
         let ending = waited.ending;
         // The cgroup counts every process of the run, those still running too.

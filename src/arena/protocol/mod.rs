@@ -4,6 +4,7 @@
 //! the sandbox; each game gets the agent a private copy of its build, kept from one
 //! move to the next, which the opponent never sees.
 
+pub mod line;
 pub mod per_move;
 pub mod tristate;
 pub mod umea;
@@ -31,6 +32,9 @@ pub struct Terms {
     pub lax: bool,
     /// CPU time of the build (the compile step).
     pub build_seconds: Duration,
+    /// `seconds` is a bank for the whole game (one process per game), not a limit
+    /// per move.
+    pub per_game: bool,
 }
 
 impl Terms {
@@ -41,7 +45,19 @@ impl Terms {
 
     /// What the terms decide, in words, one line each.
     pub fn words(&self) -> Vec<String> {
-        vec![
+        let time = if self.per_game {
+            format!(
+                "time: a bank of {} s of CPU time per game (passed as `{}` seconds left, in \
+                 ms), plus a start allowance of {} s: the agent's process is killed once it \
+                 has used {} s of CPU time (all its processes and threads, from the run's \
+                 cgroup); msLeft is the bank less the wall time of its turns; each answer \
+                 is awaited at most the wall-time net of what is left",
+                self.seconds,
+                self.seconds_text,
+                self.start_allowance.as_secs_f64(),
+                self.limit().as_secs_f64()
+            )
+        } else {
             format!(
                 "time: {} s per move, passed to the agents as `{}`, plus a start allowance of \
                  {} s: an answer may take {} s of CPU time (all its processes and threads, \
@@ -51,7 +67,10 @@ impl Terms {
                 self.start_allowance.as_secs_f64(),
                 self.limit().as_secs_f64(),
                 crate::sandbox::wall_net(self.limit()).as_secs_f64()
-            ),
+            )
+        };
+        vec![
+            time,
             if self.lax {
                 "answers: lax (--lax): the last non-empty line of the output is the move, \
                  whatever else was printed and whatever the exit status"
@@ -107,6 +126,17 @@ pub trait Protocol: Sync {
         terms: &Terms,
     ) -> io::Result<Result<Built, Fault>>;
 
+    /// Whether `--seconds` is a bank for the game rather than a limit per move.
+    fn per_game(&self) -> bool {
+        false
+    }
+
+    /// The position every game starts from, for a protocol whose agents keep their
+    /// own board from the standard start (none: the openings).
+    fn start(&self) -> Option<crate::rules::Position> {
+        None
+    }
+
     /// Seats a built agent for one game.
     fn seat<'a>(
         &'a self,
@@ -121,6 +151,7 @@ pub trait Protocol: Sync {
 pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<dyn Protocol>> {
     match name {
         "umea" => Some(Box::new(umea::Umea)),
+        "line" => Some(Box::new(line::Line)),
         "tristate" => Some(Box::new(tristate::Tristate {
             coords: conventions.0,
             base: conventions.1,
@@ -131,4 +162,4 @@ pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<
 }
 
 /// The names of the protocols there are.
-pub const NAMES: &[&str] = &["umea", "tristate"];
+pub const NAMES: &[&str] = &["umea", "tristate", "line"];

@@ -55,59 +55,7 @@ impl<T: PerMove> Protocol for T {
         sandbox: &Sandbox,
         terms: &Terms,
     ) -> io::Result<Result<Built, Fault>> {
-        let compile = self.compile(terms);
-        let args = compile.clone().unwrap_or_default();
-        let command = format!("{} \"$@\"", agent.command);
-        // Without a compile step, a run that does nothing copies the folder.
-        let step = if compile.is_some() {
-            command.as_str()
-        } else {
-            ":"
-        };
-        let failed = |detail: String| {
-            Ok(Err(Fault {
-                reason: Reason::BuildFailed,
-                answer: String::new(),
-                detail,
-            }))
-        };
-        let sandbox = sandbox.with_cpu(terms.build_seconds);
-        let run = match sandbox.run_from(
-            &Program {
-                command: step,
-                args: &args,
-                files: &[],
-            },
-            agent.folder.as_deref(),
-        ) {
-            Ok(run) => run,
-            Err(e) if agent.folder.is_some() => {
-                return failed(format!("its folder could not be copied into its run: {e}"))
-            }
-            Err(e) => return Err(e),
-        };
-        let detail = match run.ending {
-            Ending::Exited(0) => None,
-            Ending::Exited(code) => Some(format!("the compile step exited with status {code}")),
-            Ending::Signal(signal) => {
-                Some(format!("the compile step was killed by signal {signal}"))
-            }
-            Ending::CpuTime | Ending::WallTime => Some(format!(
-                "the compile step was still running after {} s of CPU time (or its wall-time \
-                 net): killed",
-                terms.build_seconds.as_secs_f64()
-            )),
-            Ending::FilesTooLarge => Some("the compile step's files passed their bound".into()),
-            Ending::Stopped => return Err(io::ErrorKind::Interrupted.into()),
-        };
-        if let Some(detail) = detail {
-            return failed(format!("{detail}{}", stderr_words(&run)));
-        }
-        let tree = tempfile::Builder::new()
-            .prefix("reversi-arena-")
-            .tempdir()?;
-        run.keep_work(tree.path())?;
-        Ok(Ok(Built { command, tree }))
+        build(agent, sandbox, terms, self.compile(terms))
     }
 
     fn seat<'a>(
@@ -167,6 +115,67 @@ impl Player for Seat<'_> {
             self.protocol,
         ))
     }
+}
+
+/// Builds `agent` in `sandbox`: its folder copied into a run of its compile step
+/// (`compile`: its arguments; none, a run that does nothing), and what that run left
+/// kept as its build; or the fault of a failed compile step.
+pub fn build(
+    agent: &Agent,
+    sandbox: &Sandbox,
+    terms: &Terms,
+    compile: Option<Vec<String>>,
+) -> io::Result<Result<Built, Fault>> {
+    let args = compile.clone().unwrap_or_default();
+    let command = format!("{} \"$@\"", agent.command);
+    // Without a compile step, a run that does nothing copies the folder.
+    let step = if compile.is_some() {
+        command.as_str()
+    } else {
+        ":"
+    };
+    let failed = |detail: String| {
+        Ok(Err(Fault {
+            reason: Reason::BuildFailed,
+            answer: String::new(),
+            detail,
+        }))
+    };
+    let sandbox = sandbox.with_cpu(terms.build_seconds);
+    let run = match sandbox.run_from(
+        &Program {
+            command: step,
+            args: &args,
+            files: &[],
+        },
+        agent.folder.as_deref(),
+    ) {
+        Ok(run) => run,
+        Err(e) if agent.folder.is_some() => {
+            return failed(format!("its folder could not be copied into its run: {e}"))
+        }
+        Err(e) => return Err(e),
+    };
+    let detail = match run.ending {
+        Ending::Exited(0) => None,
+        Ending::Exited(code) => Some(format!("the compile step exited with status {code}")),
+        Ending::Signal(signal) => Some(format!("the compile step was killed by signal {signal}")),
+        Ending::CpuTime | Ending::WallTime => Some(format!(
+            "the compile step was still running after {} s of CPU time (or its wall-time \
+             net): killed",
+            terms.build_seconds.as_secs_f64()
+        )),
+        Ending::FilesTooLarge => Some("the compile step's files passed their bound".into()),
+        Ending::Stopped => return Err(io::ErrorKind::Interrupted.into()),
+    };
+    if let Some(detail) = detail {
+        return failed(format!("{detail}{}", stderr_words(&run)));
+    }
+    let tree = tempfile::Builder::new()
+        .prefix("reversi-arena-")
+        .tempdir()?;
+    run.keep_work(tree.path())?;
+    Ok(Ok(Built { command, tree }))
 }
 
 /// The last lines of standard error, escaped, for a detail.
@@ -295,7 +304,7 @@ fn read_answer(run: &Run, terms: &Terms, wall: Duration, protocol: &dyn PerMove)
 }
 
 /// Memory or processes a crashed run ran out of, and its standard error.
-fn crash_words(run: &Run) -> String {
+pub(super) fn crash_words(run: &Run) -> String {
     let mut words = String::new();
     if run.exhausted.memory {
         words += ", out of memory (--memory)";
