@@ -4,10 +4,7 @@
 //! report's `review` field of each game.
 //!
 //! Reviews run at one small fixed [`Strength`] (deterministic, the same on every
-//! machine), `-j` games at a time, so that a class of 200 agents is not slowed much.
-
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+//! machine), so that a class of 200 agents is not slowed much.
 
 use serde_json::{json, Map, Value};
 
@@ -47,26 +44,14 @@ pub fn words(strength: Strength) -> String {
 pub type GameReviews = Vec<(usize, Review)>;
 
 /// The reviews of every game of `results` (by game, in its order) for the students who
-/// played it, `jobs` games at a time; the same whatever `jobs`.
-pub fn reviews(results: &Results, strength: Strength, jobs: usize) -> Vec<GameReviews> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<GameReviews>>> = Mutex::new(vec![None; results.games.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, results.games.len().max(1)) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(played) = results.games.get(k) else {
-                    break;
-                };
-                let one = game_reviews(results.students, played, strength);
-                out.lock().expect("no reviewer panics")[k] = Some(one);
-            });
-        }
-    });
-    out.into_inner()
-        .expect("no reviewer panics")
-        .into_iter()
-        .map(|r| r.expect("every game reviewed"))
+/// played it, one game at a time: each position's search has a fresh engine table
+/// (6 MB), and one at a time keeps the referee small (tests/arena.rs holds it under
+/// 64 MB).
+pub fn reviews(results: &Results, strength: Strength) -> Vec<GameReviews> {
+    results
+        .games
+        .iter()
+        .map(|played| game_reviews(results.students, played, strength))
         .collect()
 }
 

@@ -407,8 +407,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     };
     let grades = grading.map(|(policy, reference)| grades::grades(policy, &results, reference));
     let strength = arena::reviews::strength(args.review_depth);
-    let reviews =
-        (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength, jobs));
+    let reviews = (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength));
     if args.json.is_some() || args.html.is_some() {
         let mut value = report::json_value(&header, &results, &standings);
         if let Some(reviews) = &reviews {
