@@ -7,14 +7,26 @@ TARGET_DIR ?= $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),$(CURDIR)/target)
 BIN := $(TARGET_DIR)/release/reversi
 QUICK_BIN := $(TARGET_DIR)/quick/reversi
 
-.PHONY: run test lint bench build quick tree-screenshot validators static bullseye
+.PHONY: run test lint bench build quick tree-screenshot validators static bullseye slurm
 
 # The report tests validate with real validators: Python's xmlschema (JUnit against
-# Jenkins' junit-10.xsd) and jsonschema (Gradescope's results.json), from PyPI.
+# Jenkins' junit-10.xsd), jsonschema (Gradescope's and PrairieLearn's results.json,
+# GitHub Classroom's result, CodeRunner's outcome), PyYAML (the GitHub Classroom
+# workflow) and markdown-it-py (Gradescope's Markdown, rendered), from PyPI.
 VALIDATORS := $(CURDIR)/target/validators
 validators:
-	test -x $(VALIDATORS)/bin/python && $(VALIDATORS)/bin/python -c 'import xmlschema, jsonschema' || \
-	  { python3 -m venv $(VALIDATORS) && $(VALIDATORS)/bin/pip install --quiet xmlschema jsonschema; }
+	test -x $(VALIDATORS)/bin/python && \
+	  $(VALIDATORS)/bin/python -c 'import xmlschema, jsonschema, yaml, markdown_it' || \
+	  { python3 -m venv $(VALIDATORS) && \
+	    $(VALIDATORS)/bin/pip install --quiet xmlschema jsonschema pyyaml markdown-it-py; }
+
+# tests/grade_slurm.rs starts a one-node Slurm cluster of its own (its configuration,
+# key and ports): Debian's daemons and client, installed once (about 20 s).
+slurm:
+	command -v slurmctld >/dev/null && command -v slurmd >/dev/null && \
+	  command -v sbatch >/dev/null && command -v munged >/dev/null || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	      --no-install-recommends slurmctld slurmd slurm-client munge; }
 
 build:
 	$(CARGO) build --release --locked
@@ -44,6 +56,7 @@ test: validators
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update && apt-get install -y chromium chromium-driver; }
 	command -v debootstrap >/dev/null || { apt-get update && apt-get install -y debootstrap; }
+	$(MAKE) slurm
 	$(MAKE) -j2 bullseye static STATIC_PROFILE=static-check
 	$(CARGO) test --locked
 

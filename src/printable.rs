@@ -94,6 +94,55 @@ pub fn serialize_names<S: serde::Serializer>(
     serializer.collect_seq(names.iter().map(|name| printable(name)))
 }
 
+/// `text` (already printable) as HTML or XML text or an attribute's value: `&`,
+/// `<`, `>`, `"` and `'` written as entity references, so that nothing in it opens
+/// an element or ends an attribute.
+pub fn html_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out += "&amp;",
+            '<' => out += "&lt;",
+            '>' => out += "&gt;",
+            '"' => out += "&quot;",
+            '\'' => out += "&apos;",
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` (already printable, on one line) as Markdown text that shows as it is:
+/// every ASCII punctuation character backslash-escaped (CommonMark: none then
+/// starts emphasis, a link, a heading, a list, a table cell or a code span), and
+/// `<` and `&` as character references (no raw HTML, no entity of the student's).
+pub fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '<' => out += "&lt;",
+            '&' => out += "&amp;",
+            c if c.is_ascii_punctuation() => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` (already printable: its lines, no other control character) as a fenced
+/// Markdown code block, shown as it is: the fence is a run of backticks longer than
+/// any in `text` (CommonMark), so no line of it can close the block, and inside it
+/// nothing is Markdown or HTML.
+pub fn markdown_code_block(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    format!("{fence}text\n{body}\n{fence}\n")
+}
+
 fn needs_escape(c: char) -> bool {
     c == '\\' || c.is_control() || is_bidi_control(c)
 }
@@ -128,6 +177,23 @@ mod tests {
             "actual: \\u{0}\\u{1b}[2J3\\r\nnext \\u{1b} line\n"
         );
         assert!(matches!(terminal_text("a\n\tb\\"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn html_and_markdown_show_the_text_as_it_is() {
+        assert_eq!(
+            html_text("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;"
+        );
+        assert_eq!(
+            markdown_text("**b** [l](u) <i>&amp; # x_y"),
+            "\\*\\*b\\*\\* \\[l\\]\\(u\\) &lt;i\\>&amp;amp\\; \\# x\\_y"
+        );
+        assert_eq!(markdown_code_block("a\n"), "```text\na\n```\n");
+        assert_eq!(
+            markdown_code_block("x ```` y\n```"),
+            "`````text\nx ```` y\n```\n`````\n"
+        );
     }
 
     #[test]

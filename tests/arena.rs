@@ -7,75 +7,17 @@
 #[macro_use]
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
+#[path = "common/arena_class.rs"]
+mod arena_class;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use reversi::format::umea::{parse_position, position_text, START};
-use reversi::splitmix::SplitMix64;
+use arena_class::{class, class_of, openings};
+use reversi::format::umea::{parse_position, position_text};
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
-
-/// A class under `dir`: one folder per mode, each holding `agent.py` and an
-/// `othello.sh` that runs it in that mode.
-fn class(dir: &Path, modes: &[&str]) -> PathBuf {
-    class_of(dir, "agent.py", modes)
-}
-
-/// A class of `script` agents (`tests/arena/SCRIPT`) in `modes`, their `othello.sh`
-/// passing the mode, then the protocol's arguments.
-fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
-    let class = dir.join("class");
-    for mode in modes {
-        let folder = class.join(mode);
-        fs::create_dir_all(&folder).unwrap();
-        fs::copy(
-            sandboxed::root().join("tests/arena").join(script),
-            folder.join(script),
-        )
-        .unwrap();
-        let run = folder.join("othello.sh");
-        fs::write(
-            &run,
-            format!("#!/bin/sh\nexec python3 ./{script} {mode} \"$@\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    class
-}
-
-/// Late mid-game positions (`empties` empty cells, the side to move with a move),
-/// from seeded random games: short games.
-fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
-    let mut random = SplitMix64::new(5);
-    let mut lines = Vec::new();
-    while lines.len() < count {
-        let mut position = START;
-        loop {
-            let board = position.board();
-            let moves = board.moves();
-            if moves == 0 && board.pass().moves() == 0 {
-                break;
-            }
-            let empty = 64 - (position.white | position.black).count_ones();
-            if empty <= empties && moves != 0 {
-                lines.push(position_text(position));
-                break;
-            }
-            position = if moves == 0 {
-                position.after(None)
-            } else {
-                position.play(random.square_of(moves))
-            };
-        }
-    }
-    let path = dir.join("openings.txt");
-    fs::write(&path, lines.join("\n") + "\n").unwrap();
-    path
-}
 
 /// Runs `reversi arena` with `args`; its exit code, stdout and stderr.
 fn arena(args: &[&str]) -> (Option<i32>, String, String) {

@@ -4,7 +4,8 @@
 //! markup (`tests/arena_reports/hostile.py`); games from late mid-game positions so
 //! that they are short and their reviews exact.
 
-#[path = "common/chromium.rs"]
+#[allow(dead_code)]
+#[path = "tree_browser/browser.rs"]
 mod chromium;
 #[path = "common/sandboxed.rs"]
 mod sandboxed;

@@ -37,6 +37,29 @@ fn mutant_lines(problem: &Problem, style: Style, fault: Mistake) -> Option<Vec<S
     mutants::write(problem, style, Faults::one(fault), 100_000).map(crlf_lines)
 }
 
+/// `count` generated Spring 2017 alpha-beta cases of `seed` (logs of at most
+/// `max_lines` lines), with their problems.
+fn s2017_cases(seed: u64, count: usize, max_lines: u64) -> Vec<(gen::GeneratedCase, Problem)> {
+    let options = GenOptions {
+        count,
+        seed,
+        categories: Vec::new(),
+        dialect: Dialect::S2017,
+        style: Style::default(),
+        max_lines,
+        task: Task::AlphaBeta,
+        depth: None,
+    };
+    gen::generate(&options, &NoArgs)
+        .unwrap()
+        .into_iter()
+        .map(|case| {
+            let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+            (case, problem)
+        })
+        .collect()
+}
+
 /// Every CSCI-561 input of `testcases/`, parsed.
 fn inputs() -> Vec<(String, Problem)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases");
@@ -383,19 +406,8 @@ fn a_leaf_the_game_does_not_end_at_is_named_by_its_rule() {
 /// without its board has its log elsewhere, so nothing is judged.
 #[test]
 fn no_leaf_rule_is_proven_from_a_misread_shape() {
-    let options = GenOptions {
-        count: 40,
-        seed: 77,
-        categories: Vec::new(),
-        dialect: Dialect::S2017,
-        style: Style::default(),
-        max_lines: 400,
-        task: Task::AlphaBeta,
-        depth: None,
-    };
     let mut passes = 0;
-    for case in gen::generate(&options, &NoArgs).unwrap() {
-        let problem = cs561::parse(&case.input, Some(Dialect::S2017)).unwrap();
+    for (case, problem) in s2017_cases(77, 40, 400) {
         for fault in [Mistake::PassCostsNoDepth, Mistake::MissingBoard] {
             let Some(lines) = mutant_lines(&problem, Style::default(), fault) else {
                 continue;
@@ -457,4 +469,167 @@ fn a_move_searched_twice_under_one_node_is_a_duplicate_move() {
         "{finding:#?}"
     );
     assert!(finding.sentence.contains("again"), "{}", finding.sentence);
+}
+
+/// A published program's pass flags, one per side in globals and never restored
+/// (testcases/corpus/weichichen-artificial-intelligence-s2017-2): after a pass chain in
+/// an earlier branch, a node with moves and no pass on its path is printed as a leaf,
+/// and the reading of two flags makes that line come true. A node printed as a leaf
+/// before any pass of the search is not read so.
+#[test]
+fn pass_flags_per_side_are_read_from_the_tree() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testcases/corpus/weichichen-artificial-intelligence-s2017-2");
+    let (problem, lines) = case_lines(&dir, "actual.txt");
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, 21, "{finding:#?}");
+    assert_eq!(
+        finding.mistake,
+        Some(Mistake::PassFlagsPerSide),
+        "{finding:#?}"
+    );
+    assert!(
+        finding.sentence.starts_with("At b5 (line 21)"),
+        "{}",
+        finding.sentence
+    );
+    // (the root's first child, h2, printed as a leaf: no pass has been made yet)
+    let (_, expected) = case_lines(&dir, "output.txt");
+    let open = expected
+        .iter()
+        .position(|l| l == "h2,1,Infinity,-Infinity,Infinity")
+        .unwrap();
+    let close = expected
+        .iter()
+        .position(|l| l == "h2,1,-56,-Infinity,-56")
+        .unwrap();
+    let mut early = expected[..open].to_vec();
+    early.push("h2,1,-56,-Infinity,Infinity".into());
+    early.extend_from_slice(&expected[close + 1..]);
+    let finding = audit(&problem, &early).unwrap();
+    assert_eq!(finding.line, open + 1, "{finding:#?}");
+    assert!(
+        finding
+            .fits
+            .iter()
+            .all(|f| f.mistake != Mistake::PassFlagsPerSide),
+        "{finding:#?}"
+    );
+}
+
+/// A published program that prints a move after which neither side can move as `pass`
+/// in its place, with a pass chain under it (testcases/corpus/riteshnaik-*): a move that
+/// wipes out the opponent above the cut-off depth, and a node at the cut-off depth (the
+/// test made before the cut-off test). A pass printed before such a leaf's own line,
+/// with no chain under it (rackesh-othello-f2014-ref1), stays an extra pass.
+#[test]
+fn a_move_where_neither_side_can_move_printed_as_pass_is_read_from_the_tree() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus");
+    for (folder, line, mistake, at) in [
+        (
+            "riteshnaik-game-playing-f2014-ref1",
+            11,
+            Mistake::GameOverAsPass,
+            "At c4",
+        ),
+        (
+            "riteshnaik-game-playing-f2014-ref3",
+            13,
+            Mistake::BlockedBeforeCutoff,
+            "At b2",
+        ),
+        (
+            "riteshnaik-game-playing-f2014-ref4",
+            13,
+            Mistake::BlockedBeforeCutoff,
+            "At f6",
+        ),
+        (
+            "rackesh-othello-f2014-ref1",
+            11,
+            Mistake::ExtraPass,
+            "At root",
+        ),
+    ] {
+        let (problem, lines) = case_lines(&corpus.join(folder), "actual.txt");
+        let finding = audit(&problem, &lines).unwrap();
+        assert_eq!(finding.line, line, "{folder}: {finding:#?}");
+        assert_eq!(finding.mistake, Some(mistake), "{folder}: {finding:#?}");
+        assert!(
+            finding.sentence.starts_with(at),
+            "{folder}: {}",
+            finding.sentence
+        );
+    }
+}
+
+/// A node's name that is no cell is a definite finding and carries its label: bytes
+/// that are no move's name (a NUL for the digit, here under another letter than the
+/// rules' child, so no program of the catalogue writes the file) and a letter and a
+/// digit off the board are named by no cell, a misprinted name or a move off the board
+/// alike (testcases/corpus/anvesha-reversi-f2014-1); and `check` lists no candidate
+/// that does not write the file beside it.
+#[test]
+fn a_name_that_is_no_cell_carries_its_label() {
+    use reversi::explain::check::check_with_input;
+    let mut judged = 0;
+    for (case, problem) in s2017_cases(561, 30, 300) {
+        let lines = our_lines(&problem);
+        let Some(at) = lines.iter().position(|l| {
+            l.as_bytes().get(1) == Some(&b'1') && l.as_bytes()[0].is_ascii_lowercase()
+        }) else {
+            continue;
+        };
+        let rest = &lines[at][2..];
+        let other = if lines[at].starts_with('a') { 'b' } else { 'a' };
+        for (name, mistake) in [
+            (format!("{other}\0"), Mistake::NoCellName),
+            ("i1".to_string(), Mistake::NoCellName),
+        ] {
+            let mut got = lines.clone();
+            got[at] = format!("{name}{rest}");
+            let finding = audit(&problem, &got).unwrap();
+            assert_eq!(finding.line, at + 1, "{}: {finding:#?}", case.name);
+            assert_eq!(
+                finding.mistake,
+                Some(mistake),
+                "{}: {finding:#?}",
+                case.name
+            );
+            let report = check_with_input(
+                lines.join("\r\n").as_bytes(),
+                got.join("\r\n").as_bytes(),
+                false,
+                Some(&problem),
+            );
+            let difference = report.difference.unwrap();
+            assert_eq!(difference.mistake, Some(mistake), "{}", case.name);
+            assert!(
+                report.candidates.iter().all(|c| c.mistake == mistake),
+                "{}: {:#?}",
+                case.name,
+                report.candidates
+            );
+        }
+        judged += 1;
+    }
+    assert!(judged > 0, "no case has a node in row 1");
+}
+
+/// A node whose next line is two levels deeper (a child's pass printed before the
+/// child's own line, testcases/corpus/indexcpp-f2014-4) has a line below it: it is not
+/// read as printed as a leaf, but as missing its child's line.
+#[test]
+fn a_line_two_levels_deeper_is_not_a_leaf() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testcases/corpus/indexcpp-f2014-4");
+    let (problem, lines) = case_lines(&dir, "actual.txt");
+    let finding = audit(&problem, &lines).unwrap();
+    assert_eq!(finding.line, 12, "{finding:#?}");
+    assert_eq!(finding.node, "root > pass", "{finding:#?}");
+    assert!(!finding.sentence.contains("leaf"), "{}", finding.sentence);
+    assert!(
+        finding.sentence.contains("first child is h3"),
+        "{}",
+        finding.sentence
+    );
 }

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
-use grading::{grade_hw_sh, official, reversi, reversi_with, text, BIN};
+use grading::{
+    grade_hw_sh, junit_without_times, official, reversi, reversi_with, text, without_times, BIN,
+};
 
 /// A class whose names need quoting in CSV and escaping in XML, and whose programs
 /// pass, fail, crash, write nothing or are missing.
@@ -63,41 +64,6 @@ fn grade_into(class: &Path, out: &Path, extra: &[&str]) {
     let output = reversi_with(&args, extra);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     fs::write(out.join("class.json"), &output.stdout).unwrap();
-}
-
-/// `value` with every `seconds` set to 0.
-fn without_times(mut value: Value) -> Value {
-    fn walk(value: &mut Value) {
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map.iter_mut() {
-                    if key == "seconds" {
-                        *item = Value::from(0);
-                    } else {
-                        walk(item);
-                    }
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(walk),
-            _ => {}
-        }
-    }
-    walk(&mut value);
-    value
-}
-
-/// JUnit XML with every `time="..."` emptied.
-fn junit_without_times(xml: &str) -> String {
-    xml.split("time=\"")
-        .enumerate()
-        .map(|(i, part)| {
-            if i == 0 {
-                part.to_string()
-            } else {
-                format!("time=\"{}", &part[part.find('"').unwrap()..])
-            }
-        })
-        .collect()
 }
 
 fn merge(out: &Path, inputs: &[PathBuf]) -> Output {

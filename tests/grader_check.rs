@@ -664,5 +664,13 @@ fn a_line_deleted_after_a_cutoff_is_named_missing() {
     let report = check_with_input(&handout(), &written, false, Some(&handout_problem()));
     let difference = report.difference.as_ref().unwrap();
     assert_eq!(difference.mistake, Some(Mistake::NoLineAtCutoff));
-    assert!(difference.explanation.starts_with("Reproduced"));
+    // (the first sentence says where the program does what; the reproduction follows)
+    assert!(
+        difference
+            .explanation
+            .starts_with("At c4 (line 21): no line printed at a cut-off;")
+            && difference.explanation.contains(". Reproduced: "),
+        "{}",
+        difference.explanation
+    );
 }

@@ -72,6 +72,11 @@ pub fn write(
         timeout: 0.0,
         compare: String::new(),
         packages: packages.to_vec(),
+        budget: 0.0,
+        max_score: 0.0,
+        image: String::new(),
+        student_files: Vec::new(),
+        handin: String::new(),
     };
     let mut files = vec![
         ("reversi".to_string(), fs::read(binary)?, 0o755),

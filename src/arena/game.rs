@@ -4,6 +4,7 @@
 use std::io;
 use std::time::Duration;
 
+pub use super::bank::{Chance, RandomMove};
 use crate::board::Square;
 use crate::format::umea::position_text;
 use crate::rules::{Color, Position};
@@ -73,6 +74,12 @@ pub trait Player {
     /// move of the game (1-based). An error is the referee's own failure (a run that
     /// could not start), not the player's.
     fn answer(&mut self, position: Position, number: usize) -> io::Result<Answer>;
+
+    /// Why the referee chose the last answer's move at random for this player, if it
+    /// did (CS561 task 4's bank spent or failed run; see [`super::bank`]).
+    fn chance(&self) -> Option<Chance> {
+        None
+    }
 }
 
 /// The player that lost by a fault, and where.
@@ -117,21 +124,55 @@ pub struct Game {
     pub cpu: (Duration, Duration),
     /// The CPU time of each side's longest answer (white, black).
     pub longest: (Duration, Duration),
+    /// The CPU time each side had at the start when a bank was played (CS561 task 4):
+    /// its time left is this less [`Game::cpu`], and equal discs go to more time left.
+    pub bank: Option<Duration>,
+    /// The moves the referee chose at random for a player, in order.
+    pub random: Vec<RandomMove>,
 }
 
 impl Game {
+    /// A game at `start`, no move played yet.
+    pub fn starting(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            last: start,
+            forfeit: None,
+            cpu: (Duration::ZERO, Duration::ZERO),
+            longest: (Duration::ZERO, Duration::ZERO),
+            bank: None,
+            random: Vec::new(),
+        }
+    }
+
     /// The winner (`None`: a draw): a forfeit loses whatever the discs; else more
-    /// discs wins.
+    /// discs wins; with a bank, equal discs go to more CPU time left.
     pub fn winner(&self) -> Option<Color> {
         if let Some(forfeit) = &self.forfeit {
             return Some(forfeit.side.other());
         }
         let (white, black) = self.discs();
-        match white.cmp(&black) {
+        let order = match (white.cmp(&black), self.bank) {
+            // More time left is less time used: both started with the same bank.
+            (std::cmp::Ordering::Equal, Some(_)) => self.cpu.1.cmp(&self.cpu.0),
+            (order, _) => order,
+        };
+        match order {
             std::cmp::Ordering::Greater => Some(Color::White),
             std::cmp::Ordering::Less => Some(Color::Black),
             std::cmp::Ordering::Equal => None,
         }
+    }
+
+    /// The CPU time each side had left at the end (white, black), in seconds (below
+    /// zero once spent past the bank), when a bank was played.
+    pub fn cpu_left(&self) -> Option<(f64, f64)> {
+        let bank = self.bank?.as_secs_f64();
+        Some((
+            bank - self.cpu.0.as_secs_f64(),
+            bank - self.cpu.1.as_secs_f64(),
+        ))
     }
 
     /// The discs of (white, black) at the end.
@@ -175,14 +216,7 @@ pub fn judge(
 /// Plays one game from `start`, asking `white` and `black` in turn until neither
 /// side can move or one forfeits.
 pub fn play(white: &mut dyn Player, black: &mut dyn Player, start: Position) -> io::Result<Game> {
-    let mut game = Game {
-        start,
-        moves: Vec::new(),
-        last: start,
-        forfeit: None,
-        cpu: (Duration::ZERO, Duration::ZERO),
-        longest: (Duration::ZERO, Duration::ZERO),
-    };
+    let mut game = Game::starting(start);
     loop {
         let position = game.last;
         let board = position.board();
@@ -191,10 +225,14 @@ pub fn play(white: &mut dyn Player, black: &mut dyn Player, start: Position) -> 
         }
         let side = position.to_move;
         let number = game.moves.len() + 1;
-        let answer = match side {
-            Color::White => white.answer(position, number)?,
-            Color::Black => black.answer(position, number)?,
+        let mover: &mut dyn Player = match side {
+            Color::White => &mut *white,
+            Color::Black => &mut *black,
         };
+        let answer = mover.answer(position, number)?;
+        if let Some(why) = mover.chance() {
+            game.random.push(RandomMove { number, side, why });
+        }
         let (total, longest) = match side {
             Color::White => (&mut game.cpu.0, &mut game.longest.0),
             Color::Black => (&mut game.cpu.1, &mut game.longest.1),

@@ -6,19 +6,23 @@
 //! ([`game`]: legality, CPU time, the answer's form) and every forfeit explained in
 //! the reports ([`report`]).
 
+pub mod bank;
 pub mod bundle;
 pub mod game;
 pub mod grades;
+pub mod journal;
 pub mod openings;
 pub mod page;
 pub mod platform;
 pub mod protocol;
 pub mod rating;
+pub mod record;
 pub mod reference;
 pub mod report;
 pub mod review;
 pub mod reviews;
 pub mod schedule;
+pub mod shard;
 
 pub use game::{Forfeit, Game, Reason};
 

@@ -2,10 +2,12 @@
 //! report of issue 71), a crosstable in text and as CSV. Every report states the
 //! terms the games were played under.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::bank;
 use super::game::Reason;
 use super::rating::{self, GameResult};
+use super::record::move_text;
 use super::schedule::{Played, Results};
 use crate::format::ggf;
 use crate::format::umea::position_text;
@@ -15,7 +17,7 @@ use crate::printable::{printable, serialize_name};
 use crate::rules::Color;
 
 /// What the reports state beside the results: how the games were played.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Header {
     /// The protocol.
     pub protocol: String,
@@ -33,12 +35,16 @@ pub struct Header {
     pub terms: Vec<String>,
     /// How the ratings were computed, in words.
     pub ratings: String,
+    /// Of one shard's report (`--shard K/N`): which, and what `arena merge` needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::ShardOf>,
 }
 
 /// Fills in the standings' Elo ratings: by maximum likelihood over every game of
 /// `results` (a forfeit a loss, a draw half a point; `src/arena/rating.rs`), player
 /// `anchor` held at `anchor_elo`; an interval that is unbounded (a player with no chain
-/// of games to the anchor) stays null.
+/// of games to the anchor) stays null, and so does the rating of a player with no
+/// game (withdrawn before play, or in another shard), which no game measures.
 pub fn rate(results: &Results, standings: &mut [Standing], anchor: usize, anchor_elo: f64) {
     let games: Vec<GameResult> = results
         .games
@@ -55,7 +61,10 @@ pub fn rate(results: &Results, standings: &mut [Standing], anchor: usize, anchor
         .collect();
     let ratings = rating::ratings(standings.len(), &games, anchor, anchor_elo);
     let finite = |v: f64| v.is_finite().then_some(v);
-    for (standing, r) in standings.iter_mut().zip(ratings) {
+    for (at, (standing, r)) in standings.iter_mut().zip(ratings).enumerate() {
+        if standing.games == 0 && at != anchor {
+            continue;
+        }
         standing.elo = finite(r.elo);
         standing.elo_low = finite(r.low);
         standing.elo_high = finite(r.high);
@@ -199,6 +208,8 @@ struct GameRecord {
     winner: &'static str,
     discs: Discs,
     forfeit: Option<ForfeitRecord>,
+    #[serde(flatten)]
+    bank: Option<bank::BankRecord>,
 }
 
 #[derive(Serialize)]
@@ -219,6 +230,8 @@ struct Report<'a> {
     games: Vec<GameRecord>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     rounds: Vec<Vec<PairingRecord>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    random_moves: Option<Vec<bank::RandomCount>>,
 }
 
 fn game_record(results: &Results, played: &Played) -> GameRecord {
@@ -229,11 +242,7 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
         white: name(played.white),
         black: name(played.black),
         start: position_text(game.start),
-        moves: game
-            .moves
-            .iter()
-            .map(|m| m.map_or("pass".to_string(), |s| s.to_string()))
-            .collect(),
+        moves: game.moves.iter().map(|&m| move_text(m)).collect(),
         winner: match game.winner() {
             Some(Color::White) => "white",
             Some(Color::Black) => "black",
@@ -252,6 +261,7 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
             position: position_text(f.position),
             detail: f.fault.detail.clone(),
         }),
+        bank: bank::bank_record(results, played),
     }
 }
 
@@ -289,6 +299,7 @@ pub fn json_value(header: &Header, results: &Results, standings: &[Standing]) ->
                     .collect()
             })
             .collect(),
+        random_moves: bank::random_report(results),
     };
     let mut value = serde_json::to_value(&report).expect("the report serializes");
     crate::printable::printable_json(&mut value);
@@ -438,7 +449,7 @@ pub fn text(header: &Header, results: &Results, standings: &[Standing]) -> Strin
             );
         }
     }
-    out
+    out + &bank::random_text(results)
 }
 
 /// The crosstable as CSV (RFC 4180, written by the `csv` crate, every field made

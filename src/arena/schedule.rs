@@ -7,8 +7,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::game::{self, Answer, Fault, Game, Player};
+use super::journal::Ledger;
 use super::protocol::{Agent, Built, Protocol, Terms};
 use super::reference::Reference;
+use crate::grading::shard::Shard;
 use crate::rules::{Color, Position};
 use crate::sandbox::Sandbox;
 use crate::splitmix::SplitMix64;
@@ -48,6 +50,8 @@ enum Ready {
     Built(Built),
     Failed(Fault),
     Reference(Reference),
+    /// Not built: it plays in another shard.
+    Elsewhere,
 }
 
 /// A tournament's settings.
@@ -66,6 +70,10 @@ pub struct Tournament<'a> {
     pub jobs: usize,
     /// The seed of the knockout's draw and its last tie-break.
     pub seed: u64,
+    /// The journal: games it holds are taken, games played are recorded.
+    pub ledger: Option<&'a Ledger>,
+    /// Play only this slice of the pairings (not of a knockout).
+    pub shard: Option<Shard>,
 }
 
 /// A game played, its players named by their index in [`Results::players`].
@@ -135,7 +143,26 @@ impl Tournament<'_> {
         opponents: &[Entrant],
     ) -> io::Result<Results> {
         let entrants: Vec<&Entrant> = students.iter().chain(opponents).collect();
-        let ready = self.build_all(&entrants)?;
+        let all = entrants.len();
+        let mut pairs: Vec<(usize, usize)> = match format {
+            Format::Gauntlet => (0..students.len())
+                .flat_map(|s| (students.len()..all).map(move |o| (s, o)))
+                .collect(),
+            Format::RoundRobin => (0..all)
+                .flat_map(|a| (a + 1..all).map(move |b| (a, b)))
+                .collect(),
+            Format::Knockout => Vec::new(),
+        };
+        let mut playing = vec![true; all];
+        if let Some(shard) = self.shard {
+            pairs = super::shard::pairs(shard, format, pairs);
+            playing = vec![false; all];
+            for &(a, b) in &pairs {
+                playing[a] = true;
+                playing[b] = true;
+            }
+        }
+        let ready = self.build_all(&entrants, &playing)?;
         let build_failures = ready
             .iter()
             .enumerate()
@@ -151,26 +178,18 @@ impl Tournament<'_> {
             games: Vec::new(),
             rounds: Vec::new(),
         };
-        let all = entrants.len();
-        let pairs: Vec<(usize, usize)> = match format {
-            Format::Gauntlet => (0..students.len())
-                .flat_map(|s| (students.len()..all).map(move |o| (s, o)))
-                .collect(),
-            Format::RoundRobin => (0..all)
-                .flat_map(|a| (a + 1..all).map(move |b| (a, b)))
-                .collect(),
-            Format::Knockout => {
-                self.knockout(&ready, all, &mut results)?;
-                return Ok(results);
-            }
-        };
+        if format == Format::Knockout {
+            self.knockout(&ready, all, &mut results)?;
+            return Ok(results);
+        }
         results.games = self.play_pairs(&ready, &pairs)?;
         Ok(results)
     }
 
     /// Builds the entrants, `jobs` at a time.
-    fn build_all(&self, entrants: &[&Entrant]) -> io::Result<Vec<Ready>> {
+    fn build_all(&self, entrants: &[&Entrant], playing: &[bool]) -> io::Result<Vec<Ready>> {
         let built = self.parallel(entrants.len(), |i| match entrants[i] {
+            _ if !playing[i] => Ok(Ready::Elsewhere),
             Entrant::Agent(agent) => Ok(
                 match self.protocol.build(agent, self.sandbox, self.terms)? {
                     Ok(built) => Ready::Built(built),
@@ -230,7 +249,30 @@ impl Tournament<'_> {
                 })
             })
             .collect();
-        self.parallel(fixtures.len(), |i| self.play_fixture(ready, fixtures[i]))
+        if !self.protocol.state_across_games() {
+            return self.parallel(fixtures.len(), |i| self.play_fixture(ready, fixtures[i]));
+        }
+        // An agent's files go from one of its games to the next: its games one at a
+        // time, in order; pairings with no agent in common (a knockout's round, a
+        // gauntlet against references) at once.
+        let mut seen = std::collections::HashSet::new();
+        let disjoint = pairs
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .filter(|&i| !matches!(ready[i], Ready::Reference(_)))
+            .all(|i| seen.insert(i));
+        let per_pair = |k: usize| -> io::Result<Vec<Played>> {
+            fixtures[k * self.games..(k + 1) * self.games]
+                .iter()
+                .map(|&fixture| self.play_fixture(ready, fixture))
+                .collect()
+        };
+        let games = if disjoint {
+            self.parallel(pairs.len(), per_pair)?
+        } else {
+            (0..pairs.len()).map(per_pair).collect::<io::Result<_>>()?
+        };
+        Ok(games.into_iter().flatten().collect())
     }
 
     /// Plays one game: the pairing's `index`-th, on opening `index / 2`, the first
@@ -250,20 +292,37 @@ impl Tournament<'_> {
                 Ready::Built(built) => self.protocol.seat(built, self.sandbox, self.terms),
                 Ready::Failed(fault) => Ok(Box::new(Withdrawn(fault.clone()))),
                 Ready::Reference(reference) => Ok(reference.seat()),
+                Ready::Elsewhere => Err(io::Error::other("a player of another shard was seated")),
             }
         };
+        if let Some(game) = self
+            .ledger
+            .and_then(|ledger| ledger.take(white, black, fixture.index, start))
+        {
+            return Ok(Played { white, black, game });
+        }
         let mut white_seat = seat(white)?;
         let mut black_seat = seat(black)?;
-        let game = game::play(white_seat.as_mut(), black_seat.as_mut(), start)?;
+        let mut game = game::play(white_seat.as_mut(), black_seat.as_mut(), start)?;
+        game.bank = self.protocol.bank();
+        if let Some(ledger) = self.ledger {
+            ledger
+                .record(white, black, fixture.index, &game)
+                .map_err(io::Error::other)?;
+        }
         Ok(Played { white, black, game })
     }
 
     /// The knockout: each round, the players left drawn into random pairs (the seed
     /// and the round), the last one alone getting a bye; each pairing [`Self::games`]
     /// games; the one with more points (a win 1, a draw 1/2) advances, then the one
-    /// with more discs over the pairing's games, then a seeded coin.
+    /// with more discs over the pairing's games, then a seeded coin. An agent whose
+    /// build failed is withdrawn (CS561 Fall 2014: "among all remaining students,
+    /// select random pairs"): it is not drawn and plays no game.
     fn knockout(&self, ready: &[Ready], all: usize, results: &mut Results) -> io::Result<()> {
-        let mut left: Vec<usize> = (0..all).collect();
+        let mut left: Vec<usize> = (0..all)
+            .filter(|&i| !matches!(ready[i], Ready::Failed(_)))
+            .collect();
         let mut random = SplitMix64::new(self.seed ^ 0x6b6e_6f63_6b6f_7574);
         while left.len() > 1 {
             for i in (1..left.len()).rev() {

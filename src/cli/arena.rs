@@ -8,15 +8,22 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
+use super::arena_resume::{open_ledger, Stopped};
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::grades::{self, Policy};
+use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
+use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
+use crate::arena::shard::ShardOf;
 use crate::arena::{self, openings, report};
+use crate::eval::pattern::{fnv1a_on, FNV1A_START};
+use crate::grading::grade::journal::Settings;
+use crate::grading::shard::Shard;
 use crate::printable::printable;
 use crate::sandbox;
 
@@ -36,7 +43,9 @@ enum FormatArg {
 pub struct ArenaArgs {
     /// The class: one folder per student, each holding the protocol's program
     /// (`othello.sh` for umea).
-    class: PathBuf,
+    // Required, but an `Option` so that `arena merge` can be read.
+    #[arg(required = true)]
+    class: Option<PathBuf>,
     /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
     /// tristate (`./othello.sh board.txt` per move, 8x8) or line (`./othello.sh
     /// Black|White` once per game, moves on standard input and output).
@@ -68,6 +77,13 @@ pub struct ArenaArgs {
     /// CPU time of an agent's compile step.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
     build_seconds: Duration,
+    /// cs561-task4: each side's CPU time per game, in seconds (the handout's 200).
+    #[arg(long, value_name = "SECONDS", default_value = "200", value_parser = parse_seconds)]
+    bank: Duration,
+    /// cs561-task4: the wall time of `make calibrate`, in seconds (the handout's 5
+    /// minutes).
+    #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = parse_seconds)]
+    calibrate_seconds: Duration,
     /// The starting positions: a file of Umea positions, one a line (default: the
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
@@ -117,6 +133,16 @@ pub struct ArenaArgs {
     /// the class (a submission).
     #[arg(long, value_name = "FILE")]
     gradescope: Option<PathBuf>,
+    /// Go on with an earlier tournament of this class that was stopped (killed,
+    /// Ctrl-C, a reboot): every game its journal holds is kept, unless a player's
+    /// folder changed since, and the others are played. Give the options it had.
+    #[arg(long)]
+    resume: bool,
+    /// Play only the K-th of N slices of the pairings (a gauntlet's students K, K+N,
+    /// K+2N... in name order; a round robin's pairings so), to spread a class over
+    /// machines; `arena merge` joins the slices' JSON reports. Not for a knockout.
+    #[arg(long, value_name = "K/N", value_parser = |s: &str| s.parse::<Shard>())]
+    shard: Option<Shard>,
     #[command(flatten)]
     sandbox: SandboxArgs,
     #[command(flatten)]
@@ -142,7 +168,7 @@ fn grading(
     format: Format,
     players: &[String],
     students: usize,
-) -> Result<Option<(Policy, Option<usize>)>> {
+) -> Result<Option<Grading>> {
     let Some(policy) = args.policy else {
         return Ok(None);
     };
@@ -240,8 +266,17 @@ fn opponent(spec: &str) -> Result<Entrant> {
 
 /// Runs `reversi arena`.
 pub(super) fn run(args: &ArenaArgs) -> Result<()> {
-    let protocol = protocol::by_name(&args.protocol, args.conventions.conventions())
-        .expect("clap allows only known names");
+    let class = args.class.as_deref().expect("clap requires the class");
+    let task4 = Task4 {
+        bank: args.bank,
+        calibrate_wall: args.calibrate_seconds,
+        seed: args.seed,
+    };
+    let protocol: Box<dyn protocol::Protocol> = match args.protocol.as_str() {
+        "cs561-task4" => Box::new(task4),
+        name => protocol::by_name(name, args.conventions.conventions())
+            .expect("clap allows only known names"),
+    };
     let protocol = protocol.as_ref();
     let seconds: f64 = args
         .seconds
@@ -277,12 +312,26 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
     };
-    let students = students(&args.class, protocol.entry())?;
+    let students = students(class, protocol.entry())?;
     let opponents = args
         .opponent
         .iter()
         .map(|spec| opponent(spec))
         .collect::<Result<Vec<_>>>()?;
+    if format == Format::Knockout && args.shard.is_some() {
+        return Err(bad(
+            "--shard",
+            "a knockout's rounds depend on the rounds before: it cannot be split".into(),
+        ));
+    }
+    if args.protocol == "cs561-task4" && args.shard.is_some() {
+        return Err(bad(
+            "--shard",
+            "cs561-task4's games keep each agent's folder from game to game, so its \
+             games are played in order on one machine: it cannot be split"
+                .into(),
+        ));
+    }
     if format == Format::Gauntlet && opponents.is_empty() {
         return Err(bad(
             "--opponent",
@@ -294,7 +343,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     }
     if students.is_empty() {
         return Err(bad(
-            &args.class.display().to_string(),
+            &class.display().to_string(),
             format!(
                 "no folder holding {} (one folder per student)",
                 protocol.entry()
@@ -371,10 +420,38 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         games: args.games as usize,
         jobs,
         seed: args.seed,
+        ledger: None,
+        shard: args.shard,
     };
-    let results = tournament
-        .run(format, &students, &opponents)
-        .context("the referee could not run a game")?;
+    let entrants: Vec<(String, Option<&Path>)> = students
+        .iter()
+        .chain(&opponents)
+        .map(|e| match e {
+            Entrant::Agent(agent) => (agent.name.clone(), agent.folder.as_deref()),
+            Entrant::Reference(_) => (e.name(), None),
+        })
+        .collect();
+    let ledger = open_ledger(
+        args.resume,
+        class,
+        &format!("{}\0{:?}\0{:?}", args.protocol, format, args.opponent),
+        args.shard,
+        &settings(args)?,
+        &entrants,
+    )?;
+    let tournament = Tournament {
+        ledger: ledger.as_ref(),
+        ..tournament
+    };
+    let results = match tournament.run(format, &students, &opponents) {
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            return Err(Stopped {
+                journal: ledger.is_some(),
+            }
+            .into())
+        }
+        result => result.context("the referee could not run a game")?,
+    };
     let anchor = match &args.anchor {
         Some(name) => results
             .players
@@ -397,48 +474,158 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         seed: args.seed,
         openings: openings_words,
         sandbox: sandbox.isolation().words(),
-        terms: terms.words(),
+        terms: protocol.words(&terms),
         ratings: format!(
             "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
              anchored on {} at {}",
             printable(&results.players[anchor]),
             args.anchor_elo
         ),
+        shard: args.shard.map(|shard| ShardOf {
+            shard: shard.to_string(),
+            students: results.students,
+            anchor,
+            anchor_elo: args.anchor_elo,
+        }),
     };
     let grades = grading.map(|(policy, reference)| grades::grades(policy, &results, reference));
     let strength = arena::reviews::strength(args.review_depth);
     let reviews = (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength));
-    if args.json.is_some() || args.html.is_some() {
-        let mut value = report::json_value(&header, &results, &standings);
-        if let Some(reviews) = &reviews {
-            arena::reviews::add_to_json(&mut value, &results, reviews);
+    let extra = Extra {
+        grading: grading.zip(grades.as_deref()),
+        reviews: reviews.as_deref().map(|r| (strength, r)),
+        html: args.html.as_deref(),
+        junit: args.junit.as_deref(),
+        gradescope: args.gradescope.as_deref(),
+    };
+    write_reports(
+        &header,
+        &results,
+        &standings,
+        (args.json.as_deref(), args.csv.as_deref()),
+        args.games_dir.as_deref(),
+        &extra,
+    )?;
+
+    // Every game played and every report written: the journal has done its work.
+    if let Some(ledger) = ledger {
+        ledger.finish()?;
+    }
+    Ok(())
+}
+
+/// What decides this tournament's results, for its journal: every option that
+/// changes a game (the openings by their content).
+fn settings(args: &ArenaArgs) -> Result<Settings> {
+    let openings = match &args.openings {
+        Some(path) => {
+            let bytes =
+                fs::read(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+            format!(
+                "{} bytes, digest {:016x}",
+                bytes.len(),
+                fnv1a_on(FNV1A_START, &bytes)
+            )
         }
-        if let (Some((policy, reference)), Some(grades), Some(report)) =
-            (grading, &grades, value.as_object_mut())
+        None => "built-in".into(),
+    };
+    let mut settings = Settings::new();
+    for (name, value) in [
+        ("--protocol", args.protocol.clone()),
+        ("--format", format!("{:?}", args.format)),
+        ("--opponent", args.opponent.join(" | ")),
+        ("--games", args.games.to_string()),
+        ("--seconds", args.seconds.trim().to_string()),
+        ("--start-allowance", args.start_allowance.to_string()),
+        ("--lax", args.lax.to_string()),
+        (
+            "--build-seconds",
+            args.build_seconds.as_secs_f64().to_string(),
+        ),
+        ("--bank", args.bank.as_secs_f64().to_string()),
+        (
+            "--calibrate-seconds",
+            args.calibrate_seconds.as_secs_f64().to_string(),
+        ),
+        ("--openings", openings),
+        ("--seed", args.seed.to_string()),
+        (
+            "tri-state coordinates",
+            format!("{:?}", args.conventions.conventions()),
+        ),
+    ] {
+        settings.insert(name.into(), value);
+    }
+    for (name, value) in args.sandbox.settings() {
+        settings.insert(name.into(), value);
+    }
+    Ok(settings)
+}
+
+/// A policy and the reference it grades against (an index in the players).
+type Grading = (Policy, Option<usize>);
+
+/// The reports beyond the core's: reviews and grades in every report, the HTML page,
+/// JUnit and Gradescope's results.json.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Extra<'a> {
+    /// The policy, its reference, and the students' grades.
+    pub grading: Option<(Grading, &'a [grades::Grade])>,
+    /// The reviews' strength and each game's reviews.
+    pub reviews: Option<(
+        crate::engine::fixed::Strength,
+        &'a [arena::reviews::GameReviews],
+    )>,
+    /// `--html`.
+    pub html: Option<&'a Path>,
+    /// `--junit`.
+    pub junit: Option<&'a Path>,
+    /// `--gradescope`.
+    pub gradescope: Option<&'a Path>,
+}
+
+/// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
+/// into `games_dir`, `extra`'s, and the text report on standard output.
+pub(super) fn write_reports(
+    header: &report::Header,
+    results: &Results,
+    standings: &[report::Standing],
+    (json, csv): (Option<&Path>, Option<&Path>),
+    games_dir: Option<&Path>,
+    extra: &Extra,
+) -> Result<()> {
+    if json.is_some() || extra.html.is_some() {
+        let mut value = report::json_value(header, results, standings);
+        if let Some((_, reviews)) = extra.reviews {
+            arena::reviews::add_to_json(&mut value, results, reviews);
+        }
+        if let (Some(((policy, reference), grades)), Some(report)) =
+            (extra.grading, value.as_object_mut())
         {
             report.insert(
                 "grading".into(),
-                grades::json_field(policy, &results, reference, grades),
+                grades::json_field(policy, results, reference, grades),
             );
         }
-        if let Some(path) = &args.json {
+        if let Some(path) = json {
             write_whole(path, report::json_text(&value).as_bytes())?;
         }
-        if let Some(path) = &args.html {
-            let page = arena::page::page(&header, &results, &standings, grades.as_deref(), &value);
+        if let Some(path) = extra.html {
+            let grades = extra.grading.map(|(_, g)| g);
+            let page = arena::page::page(header, results, standings, grades, &value);
             write_whole(path, page.as_bytes())?;
         }
     }
-    if let Some(path) = &args.csv {
-        write_whole(path, report::csv(&results, &standings).as_bytes())?;
+    if let Some(path) = csv {
+        write_whole(path, report::csv(results, standings).as_bytes())?;
     }
-    if let Some(folder) = &args.games_dir {
+    if let Some(folder) = games_dir {
         fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let date = crate::format::ggf::date(now);
-        for (i, record) in report::ggf_games(&results, &standings, &date)
+        for (i, record) in report::ggf_games(results, standings, &date)
             .iter()
             .enumerate()
         {
@@ -448,24 +635,22 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             )?;
         }
     }
-    let mut text = report::text(&header, &results, &standings);
-    if let (Some((policy, reference)), Some(grades)) = (grading, &grades) {
-        text += &grades::text(policy, &results, reference, grades);
+    let mut text = report::text(header, results, standings);
+    if let Some(((policy, reference), grades)) = extra.grading {
+        text += &grades::text(policy, results, reference, grades);
     }
-    if let Some(reviews) = &reviews {
-        text += &arena::reviews::text(&results, reviews, strength);
+    if let Some((strength, reviews)) = extra.reviews {
+        text += &arena::reviews::text(results, reviews, strength);
     }
     let extras = arena::platform::Extras {
-        reviews: reviews.as_deref(),
-        grades: grading
-            .zip(grades.as_deref())
-            .map(|((policy, _), g)| (policy, g)),
+        reviews: extra.reviews.map(|(_, r)| r),
+        grades: extra.grading.map(|((policy, _), g)| (policy, g)),
     };
-    if let Some(path) = &args.junit {
-        write_whole(path, arena::platform::junit(&results, extras).as_bytes())?;
+    if let Some(path) = extra.junit {
+        write_whole(path, arena::platform::junit(results, extras).as_bytes())?;
     }
-    if let Some(path) = &args.gradescope {
-        let value = arena::platform::gradescope(&results, &standings, 0, &text, extras);
+    if let Some(path) = extra.gradescope {
+        let value = arena::platform::gradescope(results, standings, 0, &text, extras);
         write_whole(path, report::json_text(&value).as_bytes())?;
     }
     print_out(&text)

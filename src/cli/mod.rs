@@ -27,6 +27,8 @@ use crate::output_file::{self, Durability, Sink, WriteError};
 use crate::printable::terminal_text;
 
 mod arena;
+mod arena_merge;
+mod arena_resume;
 mod engine;
 mod nboard;
 mod tristate;
@@ -129,8 +131,10 @@ enum Command {
     /// UF CAP4053 Reversi: the example AI's move, or its games against itself.
     Uf(uf::UfArgs),
     /// Referee a class of students' agents: a gauntlet against references, a round
-    /// robin or a knockout, every agent in the sandbox (docs/arena.md).
-    Arena(arena::ArenaArgs),
+    /// robin or a knockout, every agent in the sandbox (docs/arena.md); `arena merge`
+    /// joins the reports of a tournament played in shards.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Arena(arena_merge::ArenaCommand),
     /// Umea 5DV122/5DV181: print one move, `(row,col)` or `pass`, for a position.
     Umea(umea::UmeaArgs),
     /// CSU CS440 Tri-state Othello: print one move, or `skip`, for a board file.
@@ -203,7 +207,7 @@ pub fn main() -> ExitCode {
         // The reader of a pipe stopped (`| head`): its choice, so stop quietly and
         // successfully, as ripgrep does.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
-        Err(error) if error.is::<grade::Interrupted>() => {
+        Err(error) if error.is::<grade::Interrupted>() || error.is::<arena_resume::Stopped>() => {
             eprintln!("reversi: {error}");
             ExitCode::from(130)
         }
@@ -301,7 +305,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::York(args)) => york::run(args),
         Some(Command::Uf(args)) => uf::run(args),
         Some(Command::Umea(args)) => umea::run(args),
-        Some(Command::Arena(args)) => arena::run(&args),
+        Some(Command::Arena(args)) => arena_merge::command(&args),
         Some(Command::Engine(args)) => engine::run(args),
         Some(Command::Tristate(args)) => tristate::run(args),
     }

@@ -63,6 +63,44 @@ pub enum LeafRule {
     GameOverOrSecondPass,
 }
 
+impl LeafRule {
+    /// Whether a node is a leaf under the rule: at the cut-off depth `cutoff` or
+    /// deeper, or the game over on its `board` (either side's view) with
+    /// `consecutive` passes right before it and `passes` on its whole path. The one
+    /// statement of the rule: the search and the judge of a student's tree
+    /// ([`crate::explain::audit`]) both ask it.
+    #[inline]
+    pub fn is_leaf(
+        self,
+        cutoff: u32,
+        depth: u32,
+        board: Board,
+        consecutive: u32,
+        passes: u32,
+    ) -> bool {
+        if depth >= cutoff {
+            return true;
+        }
+        match self {
+            LeafRule::PassAfterPass => consecutive >= 2,
+            LeafRule::GameOverOrSecondPass => {
+                passes >= 2
+                    || board.own == 0
+                    || board.opp == 0
+                    || board.empty(Geometry::STANDARD) == 0
+            }
+        }
+    }
+
+    /// The other release's rule.
+    pub fn other(self) -> LeafRule {
+        match self {
+            LeafRule::PassAfterPass => LeafRule::GameOverOrSecondPass,
+            LeafRule::GameOverOrSecondPass => LeafRule::PassAfterPass,
+        }
+    }
+}
+
 /// How deep and how to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
@@ -243,18 +281,13 @@ struct Searcher<'a, E, T> {
 impl<E: Evaluation, T: Trace> Searcher<'_, E, T> {
     #[inline]
     fn is_leaf(&self, board: Board, depth: u32, passes: PathPasses) -> bool {
-        if depth >= self.params.depth {
-            return true;
-        }
-        match self.params.leaf_rule {
-            LeafRule::PassAfterPass => passes.consecutive >= 2,
-            LeafRule::GameOverOrSecondPass => {
-                passes.total >= 2
-                    || board.own == 0
-                    || board.opp == 0
-                    || board.empty(Geometry::STANDARD) == 0
-            }
-        }
+        self.params.leaf_rule.is_leaf(
+            self.params.depth,
+            depth,
+            board,
+            passes.consecutive.into(),
+            passes.total.into(),
+        )
     }
 
     /// Takes the value of a child of the node `(name, depth)` (side `S` to move) into

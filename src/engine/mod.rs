@@ -8,7 +8,6 @@
 pub mod fixed;
 mod last_empties;
 pub mod naive;
-mod parallel;
 mod search;
 pub mod shaped;
 mod table;
@@ -21,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
 use crate::eval::pattern::{embedded, Weights};
-use parallel::Parallel;
+use search::Parallel;
 use search::{Depth, RootResult, Searcher};
 use table::Table;
 pub use timed::deadline_for;
@@ -124,7 +123,7 @@ impl Engine {
 
     /// The same engine searching on `threads` threads (1 or 0: on the calling thread
     /// alone, the serial search). With more, the nodes deep enough share their moves
-    /// among the threads once their first move is searched (`src/engine/parallel.rs`),
+    /// among the threads once their first move is searched (`src/engine/search/parallel.rs`),
     /// in [`Engine::think`], [`Engine::solve`] and [`Engine::search_to_depth`]; an
     /// exact solve's value stays the serial one, its node count and best move among
     /// equals may change from run to run.

@@ -9,8 +9,8 @@
 use std::time::Instant;
 
 mod endgame;
+mod parallel;
 
-use super::parallel::{self, Parallel};
 use super::table::{Bound, Entry, Table};
 use super::{last_empties, offer, Offer};
 use crate::board::{Board, Square, Squares, CORNERS};
@@ -18,6 +18,7 @@ use crate::eval::othello::{final_score, neighbours};
 use crate::eval::pattern::{layout, Features, Layout, Weights, LIMIT};
 pub use endgame::END_CUT_SIGMAS;
 use endgame::ETC_EMPTIES;
+pub(super) use parallel::Parallel;
 
 /// Larger than every score.
 pub const INFINITE: i32 = 1 << 24;

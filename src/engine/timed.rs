@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
-use super::parallel::Parallel;
+use super::search::Parallel;
 use super::search::{self, Depth, Searcher};
 use super::table::Table;
 use super::{disc_margin, Thought};

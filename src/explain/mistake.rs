@@ -238,6 +238,21 @@ pub enum Mistake {
     /// A node that is a leaf by the rules is expanded, or one that is not is printed
     /// as a leaf, where no depth is at fault: the game's end misjudged.
     MisplacedLeaf,
+    /// A pass flag per side kept outside the recursion (`x_pass`, `o_pass`): a node
+    /// that must pass sets its side's flag, a node with moves clears it, backing up
+    /// restores neither, and a node is a game-over leaf whenever both are set, so
+    /// passes of branches searched before end the game where none is on its path.
+    PassFlagsPerSide,
+    /// A move that ends the game (the opponent wiped out: neither side can move) is
+    /// printed as `pass` in its place, starting a pass chain written by hand.
+    GameOverAsPass,
+    /// The test "neither side can move" made before the cut-off test: a node at the
+    /// cut-off depth where neither side can move is printed as `pass` and expanded.
+    BlockedBeforeCutoff,
+    /// A node whose name is no cell of the board and no `root` or `pass` (bytes such as
+    /// a NUL for a digit, or a letter and a digit off the board), where no misnaming
+    /// of the rules' child explains it: a misprinted name or a move off the board.
+    NoCellName,
 }
 
 impl Mistake {
@@ -294,7 +309,7 @@ impl Mistake {
 
     /// The mistakes that are not the catalogue's, as the enum declares them: what a
     /// file's text or the judge of a student's own tree shows.
-    pub const OTHERS: [Mistake; 23] = [
+    pub const OTHERS: [Mistake; 27] = [
         Mistake::ByteOrderMark,
         Mistake::TrailingWhitespace,
         Mistake::ExtraPass,
@@ -318,6 +333,10 @@ impl Mistake {
         Mistake::MissingMove,
         Mistake::MissingLeafLines,
         Mistake::MisplacedLeaf,
+        Mistake::PassFlagsPerSide,
+        Mistake::GameOverAsPass,
+        Mistake::BlockedBeforeCutoff,
+        Mistake::NoCellName,
     ];
 
     /// Every mistake: [`Mistake::SIMULATED`], then [`Mistake::OTHERS`].
@@ -407,6 +426,10 @@ impl Mistake {
             Mistake::MissingMove => "missing-move",
             Mistake::MissingLeafLines => "missing-leaf-lines",
             Mistake::MisplacedLeaf => "misplaced-leaf",
+            Mistake::PassFlagsPerSide => "pass-flags-per-side",
+            Mistake::GameOverAsPass => "game-over-as-pass",
+            Mistake::BlockedBeforeCutoff => "blocked-before-cutoff",
+            Mistake::NoCellName => "no-cell-name",
         }
     }
 
@@ -494,6 +517,10 @@ impl Mistake {
             Mistake::MissingMove => "a legal move never searched",
             Mistake::MissingLeafLines => "leaves searched but not printed",
             Mistake::MisplacedLeaf => "a leaf where the game goes on, or none where it ends",
+            Mistake::PassFlagsPerSide => "pass flags per side, never restored on the way back",
+            Mistake::GameOverAsPass => "a move that ends the game printed as pass",
+            Mistake::BlockedBeforeCutoff => "both sides blocked tested before the cut-off",
+            Mistake::NoCellName => "a node named by no cell of the board",
         }
     }
 
@@ -513,9 +540,10 @@ impl Mistake {
             Mistake::SkipsA1 | Mistake::SkipsColumnA | Mistake::MissingMove => {
                 "every legal move of a node is searched"
             }
-            Mistake::ColumnANamedRoot | Mistake::Row1NulNames | Mistake::MisnamedNodes => {
-                "a node is named by its cell, a1 to h8; only the root is root"
-            }
+            Mistake::ColumnANamedRoot
+            | Mistake::Row1NulNames
+            | Mistake::MisnamedNodes
+            | Mistake::NoCellName => "a node is named by its cell, a1 to h8; only the root is root",
             Mistake::StrictPruning
             | Mistake::PrunedTooLate
             | Mistake::PrunedTooEarly
@@ -529,6 +557,7 @@ impl Mistake {
             Mistake::FailHard | Mistake::WrongBackedUpValue | Mistake::LastChildValue => {
                 "a node's value is the best of its children's values so far"
             }
+            Mistake::GameOverAsPass => "a node where the game ends is a leaf under its move's name",
             Mistake::NoPassNode | Mistake::ExtraPass => {
                 "a side with no legal move, and only such a side, gets one child, pass"
             }
@@ -539,6 +568,7 @@ impl Mistake {
             | Mistake::StalePassFlag
             | Mistake::MinPassKeepsSide
             | Mistake::GlobalPassCount
+            | Mistake::PassFlagsPerSide
             | Mistake::HandWrittenGameOver => "only two passes in a row end the game",
             Mistake::OlderEndRule | Mistake::NewerEndRule | Mistake::FullBoardNotTerminal => {
                 "each release ends the game by its own rule (SPEC.md)"
@@ -546,6 +576,7 @@ impl Mistake {
             Mistake::ExpandsAtCutoffDepth
             | Mistake::ZeroDepthIgnored
             | Mistake::CutoffDepth
+            | Mistake::BlockedBeforeCutoff
             | Mistake::MisplacedLeaf => "only nodes at depth D or at the game's end are leaves",
             Mistake::DepthFromOne => "the root is at depth 0",
             Mistake::WrongRootPlayer | Mistake::RootAsMin | Mistake::LeavesFromSideToMove => {
@@ -604,6 +635,7 @@ impl Mistake {
             | Mistake::NoDiagonalFlips
             | Mistake::FlipsAcrossGaps
             | Mistake::WrapAround
+            | Mistake::NoCellName
             | Mistake::MissingMove => Stage::Upstream,
             Mistake::LastTiedMove
             | Mistake::BoardAfterPass

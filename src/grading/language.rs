@@ -14,7 +14,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::printable::printable;
-use crate::sandbox::{Ending, OutputFile, Program, Sandbox};
+use crate::sandbox::{BuildFolder, Ending, OutputFile, Program, Sandbox};
 
 /// A language of the handout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,7 +278,7 @@ pub struct Built {
     /// The shell command every case runs.
     pub command: String,
     /// The folder of the build, to show to the runs read-only.
-    pub build: Option<tempfile::TempDir>,
+    pub build: Option<BuildFolder>,
 }
 
 /// A build that failed.
@@ -287,6 +287,9 @@ pub enum BuildError {
     /// The compiler refused the program, or ran out of its limits.
     #[error("{0}")]
     Compile(String),
+    /// The grading's time budget ended while the build ran (it was killed).
+    #[error("not run: the grading's time budget ended during the program's build")]
+    Budget,
     /// The grader could not run the build or keep what it made.
     #[error("cannot build the program: {0}")]
     Io(#[from] io::Error),
@@ -379,6 +382,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
             )))
         }
         Ending::Stopped => return Err(BuildError::Compile("the build was interrupted".into())),
+        Ending::Deadline => return Err(BuildError::Budget),
         Ending::FilesTooLarge => {}
     }
     if run.files_full {
@@ -396,10 +400,7 @@ pub fn build(found: &Found, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<
             )))
         }
     };
-    let build = tempfile::Builder::new()
-        .prefix("reversi-build-")
-        .tempdir()?;
-    fs::set_permissions(build.path(), fs::Permissions::from_mode(0o755))?;
+    let build = BuildFolder::new()?;
     let program = build.path().join(made);
     fs::write(&program, bytes)?;
     fs::set_permissions(&program, fs::Permissions::from_mode(mode))?;

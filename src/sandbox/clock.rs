@@ -209,6 +209,8 @@ pub(super) struct Watch<'a> {
     pub(super) meter: &'a CpuMeter,
     /// When it started.
     pub(super) started: Instant,
+    /// When it is ended whatever its limits ([`Ending::Deadline`]).
+    pub(super) deadline: Option<Instant>,
     /// Whether its files passed their bound, where they are measured (no tmpfs).
     pub(super) files_over: Option<&'a dyn Fn() -> bool>,
     /// Set by the caller to end the run (a conversation over): as [`STOP`], for this
@@ -219,7 +221,7 @@ pub(super) struct Watch<'a> {
 impl Watch<'_> {
     /// Waits for the run's first process to end (reaping it), killing its process
     /// group when [`STOP`] is set, its wall time runs out, the meter reads its CPU
-    /// time limit, or its files pass their bound; `sample` is called about every
+    /// time limit, its files pass their bound, or the deadline comes; `sample` is called about every
     /// 50 ms.
     pub(super) fn wait(&self, sample: &mut dyn FnMut()) -> io::Result<Waited> {
         wait(self, sample)
@@ -232,6 +234,7 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
         limits,
         meter,
         started,
+        deadline,
         files_over,
         halt,
     } = *watch;
@@ -281,7 +284,8 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
             .is_some_and(|limit| metered.is_some_and(|used| used >= limit));
         let over_wall = started.elapsed() >= limits.wall;
         let over_files = files_over.is_some_and(|over| over());
-        if stopped || over_cpu || over_wall || over_files {
+        let past_deadline = deadline.is_some_and(|deadline| now >= deadline);
+        if stopped || over_cpu || over_wall || over_files || past_deadline {
             // SAFETY: kill(2) on the child's own process group (it made a session of
             // its own); the child is not reaped yet, so the group is its own.
             unsafe {
@@ -292,6 +296,8 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
                 Ending::Stopped
             } else if over_files {
                 Ending::FilesTooLarge
+            } else if past_deadline && !over_cpu && !over_wall {
+                Ending::Deadline
             } else if over_cpu {
                 Ending::CpuTime
             } else {
@@ -303,7 +309,10 @@ fn wait(watch: &Watch, sample: &mut dyn FnMut()) -> io::Result<Waited> {
                 metered,
             });
         }
-        let left = limits.wall.saturating_sub(started.elapsed());
+        let mut left = limits.wall.saturating_sub(started.elapsed());
+        if let Some(deadline) = deadline {
+            left = left.min(deadline.saturating_duration_since(Instant::now()));
+        }
         std::thread::sleep(step.min(left));
         step = (step * 2).min(Duration::from_millis(10));
     }

@@ -7,8 +7,17 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
-use super::leftovers::{RUN_FOLDER_LOCK, RUN_FOLDER_PREFIX};
 use super::{cleanup, Captured, OutputFile, TAIL_BYTES, WORK_INSIDE};
+
+/// The prefix of a run folder's name in the temporary folder.
+pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
+
+/// The prefix of a build folder's name in the temporary folder.
+pub(super) const BUILD_FOLDER_PREFIX: &str = "reversi-build-";
+
+/// The file in a run or build folder that its grader holds locked while the folder
+/// is in use.
+pub(super) const RUN_FOLDER_LOCK: &str = "lock";
 
 /// Opens `path` as [`Run::read_output`](super::Run::read_output) does.
 pub(super) fn read_regular(path: &Path, max_bytes: u64) -> io::Result<OutputFile> {
@@ -285,6 +294,57 @@ pub(super) fn unmount(path: &Path) {
     // mounted or the caller may not unmount.
     unsafe {
         libc::umount2(path.as_ptr(), libc::MNT_DETACH);
+    }
+}
+
+/// A folder a build (a student's compiled program) is kept in for the runs to read:
+/// `reversi-build-*` in the temporary folder, holding its lock, held while the
+/// build is in use so that a later grader removes the folder of one that was killed
+/// ([`super::leftovers`]), and `build/`, which the runs are shown (not the lock).
+/// Removed when dropped.
+#[derive(Debug)]
+pub struct BuildFolder {
+    path: PathBuf,
+    _lock: File,
+}
+
+impl BuildFolder {
+    /// A new, empty build folder, locked.
+    pub fn new() -> io::Result<BuildFolder> {
+        let path = tempfile::Builder::new()
+            .prefix(BUILD_FOLDER_PREFIX)
+            .tempdir()?
+            .keep();
+        let lock = match capture_file(&path.join(RUN_FOLDER_LOCK)) {
+            Ok(lock) => lock,
+            Err(e) => {
+                let _ = cleanup::remove_tree(&path);
+                return Err(e);
+            }
+        };
+        // SAFETY: flock(2) on a descriptor this function owns; the folder is new.
+        unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX) };
+        let folder = BuildFolder { path, _lock: lock };
+        fs::set_permissions(&folder.path, fs::Permissions::from_mode(0o755))?;
+        fs::create_dir(folder.path())?;
+        fs::set_permissions(folder.path(), fs::Permissions::from_mode(0o755))?;
+        Ok(folder)
+    }
+
+    /// Where the build goes: the folder shown to the runs.
+    pub fn path(&self) -> PathBuf {
+        self.path.join("build")
+    }
+}
+
+impl Drop for BuildFolder {
+    fn drop(&mut self) {
+        if let Err(e) = cleanup::remove_tree(&self.path) {
+            eprintln!(
+                "reversi: warning: cannot remove {}: {e}",
+                self.path.display()
+            );
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! What a grader stopped at once (SIGKILL, a crash) could not remove after its runs,
 //! removed by the next grader on the machine: the processes of a separate user no
-//! grader holds (with the files and IPC objects that user left), run folders no
-//! grader holds (their tmpfs unmounted), and empty cgroups of graders that have
-//! ended. Each is taken only when nothing running can own it: a user's or a folder's
+//! grader holds (with the files and IPC objects that user left), run folders and
+//! build folders (the students' compiled programs) no grader holds (a run folder's
+//! tmpfs unmounted), and empty cgroups of graders that have ended. Each is taken only when nothing running can own it: a user's or a folder's
 //! lock is free, a cgroup's grader is gone and the cgroup is empty.
 
 use std::fs::{self, File, OpenOptions};
@@ -12,17 +12,12 @@ use std::path::Path;
 use std::sync::Once;
 use std::time::{Duration, SystemTime};
 
+use super::files::{self, BUILD_FOLDER_PREFIX, RUN_FOLDER_LOCK, RUN_FOLDER_PREFIX};
 use super::separate_user::{self, kill_every_process_of, FIRST_UID, UIDS};
-use super::{cgroup, cleanup, files};
+use super::{cgroup, cleanup};
 
-/// The prefix of a run folder's name in the temporary folder.
-pub(super) const RUN_FOLDER_PREFIX: &str = "reversi-case-";
-
-/// The file in a run folder that its grader holds locked while the folder is in use.
-pub(super) const RUN_FOLDER_LOCK: &str = "lock";
-
-/// How old a run folder without its lock, or a cgroup, must be to be taken as left
-/// over: a grader makes both and takes them up within this time.
+/// How old a run or build folder without its lock, or a cgroup, must be to be taken
+/// as left over: a grader makes each and takes it up within this time.
 const SETTLED: Duration = Duration::from_secs(60);
 
 /// Removes what graders that have ended left, once per process.
@@ -63,15 +58,17 @@ fn users() {
     }
 }
 
-/// Removes the run folders in `tmp` that are this user's and that no grader holds.
+/// Removes the run and build folders in `tmp` that are this user's and that no
+/// grader holds.
 pub(super) fn folders(tmp: &Path) {
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
     for entry in fs::read_dir(tmp).into_iter().flatten().flatten() {
-        if !entry
-            .file_name()
-            .to_string_lossy()
-            .starts_with(RUN_FOLDER_PREFIX)
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if ![RUN_FOLDER_PREFIX, BUILD_FOLDER_PREFIX]
+            .iter()
+            .any(|prefix| name.starts_with(prefix))
         {
             continue;
         }
@@ -92,6 +89,7 @@ pub(super) fn folders(tmp: &Path) {
             Err(_) => settled(&meta),
         };
         if left {
+            // (a build folder has no room: nothing to unmount)
             files::unmount(&path.join("room"));
             let _ = cleanup::remove_tree(&path);
         }
@@ -131,7 +129,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_run_folder_is_taken_only_when_its_lock_is_free() {
+    fn a_run_or_build_folder_is_taken_only_when_its_lock_is_free() {
         let tmp = tempfile::tempdir().unwrap();
         let (held, left) = (
             tmp.path().join("reversi-case-a"),
@@ -144,12 +142,24 @@ mod tests {
         }
         let lock = File::open(held.join(RUN_FOLDER_LOCK)).unwrap();
         assert!(lock_free(&lock));
+        // A build folder left, and one held, are told the same way.
+        let (build_left, build_held) = (
+            tmp.path().join("reversi-build-a"),
+            tmp.path().join("reversi-build-b"),
+        );
+        for folder in [&build_left, &build_held] {
+            fs::create_dir_all(folder.join("build")).unwrap();
+            File::create(folder.join(RUN_FOLDER_LOCK)).unwrap();
+        }
+        let build_lock = File::open(build_held.join(RUN_FOLDER_LOCK)).unwrap();
+        assert!(lock_free(&build_lock));
         // A folder just made, its lock not there yet, stays too.
         let fresh = tmp.path().join("reversi-case-c");
         fs::create_dir(&fresh).unwrap();
         folders(tmp.path());
         assert!(held.is_dir() && other.is_dir() && fresh.is_dir());
         assert!(!left.exists());
+        assert!(build_held.is_dir() && !build_left.exists());
         drop(lock);
         folders(tmp.path());
         assert!(!held.exists());

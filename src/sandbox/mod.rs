@@ -38,6 +38,7 @@ pub use cgroup::Exhausted;
 use child::{ChildSide, RawLimits};
 pub use clock::wall_net;
 use clock::{CpuMeter, MachineTicks};
+pub use files::BuildFolder;
 use files::{capture, capture_file, copy_tree, read_regular, CaseFolder};
 use separate_user::{kill_every_process_of, usage_of, UidLease};
 use separate_user::{FIRST_UID, UIDS};
@@ -219,6 +220,9 @@ pub enum Ending {
     FilesTooLarge,
     /// [`stop_all`] was called (Ctrl-C): every process was killed.
     Stopped,
+    /// The sandbox's deadline ([`Sandbox::until`], a grading's time budget) came:
+    /// every process was killed.
+    Deadline,
 }
 
 /// A program's standard output or error: how much it wrote, and its end.
@@ -339,6 +343,8 @@ pub struct Sandbox {
     read_only: Vec<PathBuf>,
     /// The seccomp filter of every run (none when unsandboxed).
     filter: Option<Arc<confine::Filter>>,
+    /// When every run still going is ended ([`Ending::Deadline`]).
+    deadline: Option<Instant>,
 }
 
 impl Sandbox {
@@ -369,6 +375,9 @@ impl Sandbox {
                 reason: "running programs as a separate user needs root".into(),
             });
         }
+        if isolation == Isolation::SeparateUser {
+            separate_user::adopt_orphans();
+        }
         let filter = match isolation {
             Isolation::Unsandboxed => None,
             Isolation::Bubblewrap | Isolation::SeparateUser => {
@@ -385,6 +394,7 @@ impl Sandbox {
             limits,
             read_only,
             filter,
+            deadline: None,
         };
         if isolation == Isolation::Bubblewrap {
             sandbox.probe()?;
@@ -415,6 +425,14 @@ impl Sandbox {
         sandbox
     }
 
+    /// The same sandbox, whose runs still going at `deadline` (if any) are ended
+    /// there ([`Ending::Deadline`]): a grading's time budget.
+    pub fn until(&self, deadline: Option<Instant>) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.deadline = deadline;
+        sandbox
+    }
+
     /// The same sandbox with another wall time, its limit of the run's CPU time kept.
     pub fn with_wall_kept_cpu(&self, wall: Duration) -> Sandbox {
         let mut sandbox = self.clone();
@@ -428,6 +446,14 @@ impl Sandbox {
         let mut sandbox = self.clone();
         sandbox.limits.wall = wall_net(cpu);
         sandbox.limits.run_cpu = Some(cpu);
+        sandbox
+    }
+
+    /// The same sandbox with each process's CPU time at least `cpu` (a run that may
+    /// spend a whole bank on one move: CS561 task 4).
+    pub fn with_process_cpu_at_least(&self, cpu: Duration) -> Sandbox {
+        let mut sandbox = self.clone();
+        sandbox.limits.cpu = sandbox.limits.cpu.max(cpu);
         sandbox
     }
 
@@ -771,6 +797,7 @@ impl Sandbox {
             limits: &self.limits,
             meter: &meter,
             started,
+            deadline: self.deadline,
             // Without a tmpfs of their bound, the run's files are measured.
             files_over: (!folder.mounted()).then_some(&over_bound),
             halt: conversation.as_ref().map(|(halt, _)| *halt),

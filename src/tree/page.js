@@ -720,7 +720,12 @@
   function comparisonTable() {
     const c = D.comparison;
     const wrap = el("div", "compare");
-    wrap.appendChild(el("p", "explain", "Line " + c.line + " differs" + (c.mistake ? " (" + c.mistake + ")" : "") + ": " + c.explanation));
+    // (the mistake said once: an explanation that names it, or opens at its node and
+    // line, is shown as it is)
+    const unnamed = c.mistake && !c.explanation.includes(c.mistake);
+    const lead = unnamed ? "Line " + c.line + " differs (" + c.mistake + "): "
+      : c.explanation.startsWith("At ") ? "" : "Line " + c.line + " differs: ";
+    wrap.appendChild(el("p", "explain", lead + c.explanation));
     const table = el("table", "compare");
     const split = (text) => (text === null ? ["(end of file)"] : text.split(","));
     const exp = split(c.expected), act = split(c.actual);

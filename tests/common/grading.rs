@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use serde_json::Value;
+
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_reversi");
 
@@ -26,6 +28,22 @@ pub fn one_case(dir: &Path) -> PathBuf {
             cases.join("case1").join(file),
         )
         .unwrap();
+    }
+    cases
+}
+
+/// A copy of the official cases in `dir/cases`, to add files beside them.
+pub fn official_copy(dir: &Path) -> PathBuf {
+    let cases = dir.join("cases");
+    for case in ["case1", "case2", "case3", "case4", "case5"] {
+        fs::create_dir_all(cases.join(case)).unwrap();
+        for file in ["input.txt", "output.txt"] {
+            fs::copy(
+                official().join(case).join(file),
+                cases.join(case).join(file),
+            )
+            .unwrap();
+        }
     }
     cases
 }
@@ -125,4 +143,39 @@ pub fn remove_runs_left(tmp: &Path) {
         let _ = Command::new("umount").arg("-l").arg(&room).output();
         let _ = fs::remove_dir_all(entry.path());
     }
+}
+
+/// `value` with every `seconds` set to 0.
+pub fn without_times(mut value: Value) -> Value {
+    fn walk(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    if key == "seconds" {
+                        *item = Value::from(0);
+                    } else {
+                        walk(item);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut value);
+    value
+}
+
+/// JUnit XML with every `time="..."` emptied.
+pub fn junit_without_times(xml: &str) -> String {
+    xml.split("time=\"")
+        .enumerate()
+        .map(|(i, part)| {
+            if i == 0 {
+                part.to_string()
+            } else {
+                format!("time=\"{}", &part[part.find('"').unwrap()..])
+            }
+        })
+        .collect()
 }

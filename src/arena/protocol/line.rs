@@ -206,6 +206,8 @@ impl Seat<'_> {
                     Ending::Stopped if stop_flag().load(Ordering::SeqCst) => {
                         return Err(io::ErrorKind::Interrupted.into())
                     }
+                    // (the arena sets no deadline: a budget's end, like a stop, ends it)
+                    Ending::Deadline => return Err(io::ErrorKind::Interrupted.into()),
                     Ending::Stopped => fault(
                         if ended {
                             Reason::OverTime

@@ -6,6 +6,7 @@
 
 pub mod line;
 pub mod per_move;
+pub mod task4;
 pub mod tristate;
 pub mod umea;
 
@@ -144,6 +145,24 @@ pub trait Protocol: Sync {
         sandbox: &'a Sandbox,
         terms: &'a Terms,
     ) -> io::Result<Box<dyn Player + 'a>>;
+
+    /// The terms as this protocol applies them, in words, one line each (every
+    /// report states them).
+    fn words(&self, terms: &Terms) -> Vec<String> {
+        terms.words()
+    }
+
+    /// The CPU time each side has per game, when the protocol plays a bank (task 4):
+    /// the game records each side's time left, and equal discs go to more time left.
+    fn bank(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Whether an agent's files are kept from one game to its next (task 4): its
+    /// games are then played one at a time, in the schedule's order.
+    fn state_across_games(&self) -> bool {
+        false
+    }
 }
 
 /// The adapter of `name`, if there is one; `conventions` are Tri-state's coordinates
@@ -157,9 +176,10 @@ pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<
             base: conventions.1,
             notation: conventions.2,
         })),
+        "cs561-task4" => Some(Box::new(task4::HANDOUT)),
         _ => None,
     }
 }
 
 /// The names of the protocols there are.
-pub const NAMES: &[&str] = &["umea", "tristate", "line"];
+pub const NAMES: &[&str] = &["umea", "tristate", "line", "cs561-task4"];

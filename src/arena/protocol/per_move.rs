@@ -156,20 +156,8 @@ pub fn build(
         }
         Err(e) => return Err(e),
     };
-    let detail = match run.ending {
-        Ending::Exited(0) => None,
-        Ending::Exited(code) => Some(format!("the compile step exited with status {code}")),
-        Ending::Signal(signal) => Some(format!("the compile step was killed by signal {signal}")),
-        Ending::CpuTime | Ending::WallTime => Some(format!(
-            "the compile step was still running after {} s of CPU time (or its wall-time \
-             net): killed",
-            terms.build_seconds.as_secs_f64()
-        )),
-        Ending::FilesTooLarge => Some("the compile step's files passed their bound".into()),
-        Ending::Stopped => return Err(io::ErrorKind::Interrupted.into()),
-    };
-    if let Some(detail) = detail {
-        return failed(format!("{detail}{}", stderr_words(&run)));
+    if let Some(detail) = build_failure(&run, "the compile step", terms)? {
+        return failed(detail);
     }
     let tree = tempfile::Builder::new()
         .prefix("reversi-arena-")
@@ -178,8 +166,26 @@ pub fn build(
     Ok(Ok(Built { command, tree }))
 }
 
+/// Why a build step's run (`step` in words) failed, with its standard error's last
+/// lines; none when it exited with status 0. An error when the referee was stopped.
+pub(super) fn build_failure(run: &Run, step: &str, terms: &Terms) -> io::Result<Option<String>> {
+    let detail = match run.ending {
+        Ending::Exited(0) => return Ok(None),
+        Ending::Exited(code) => format!("{step} exited with status {code}"),
+        Ending::Signal(signal) => format!("{step} was killed by signal {signal}"),
+        Ending::CpuTime | Ending::WallTime => format!(
+            "{step} was still running after {} s of CPU time (or its wall-time net): killed",
+            terms.build_seconds.as_secs_f64()
+        ),
+        Ending::FilesTooLarge => format!("{step}'s files passed their bound"),
+        // (the arena sets no deadline: a budget's end, like a stop, ends the tournament)
+        Ending::Stopped | Ending::Deadline => return Err(io::ErrorKind::Interrupted.into()),
+    };
+    Ok(Some(format!("{detail}{}", stderr_words(run))))
+}
+
 /// The last lines of standard error, escaped, for a detail.
-fn stderr_words(run: &Run) -> String {
+pub(super) fn stderr_words(run: &Run) -> String {
     run.stderr.shown(3, "; stderr: ")
 }
 

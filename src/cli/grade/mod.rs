@@ -14,7 +14,7 @@ use crate::grading::batch::{find_cases, CaseResult};
 use crate::grading::grade::journal;
 use crate::grading::grade::{
     case_points, case_visibility, grade_class, Class, ClassEvent, ClassRequest, GradeError,
-    GradeOptions, Policy, ProgramSpec, StudentGrade, Submission, PLACEHOLDER,
+    GradeOptions, Policy, ProgramSpec, Scoring, StudentGrade, Submission, PLACEHOLDER,
 };
 use crate::grading::language::{Language, Toolchain};
 use crate::grading::package as bundle;
@@ -78,7 +78,7 @@ pub struct GradeArgs {
     run: Option<String>,
     #[command(flatten)]
     languages: LanguageArgs,
-    /// SUBMISSIONS is one student's folder (on Gradescope or Vocareum).
+    /// SUBMISSIONS is one student's folder (on a grading platform).
     #[arg(long)]
     single: bool,
     /// With --single, the student's name in the reports (else the folder's).
@@ -95,13 +95,17 @@ pub struct GradeArgs {
     /// The points of a case without a `points` file of its own.
     #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = parse_points)]
     points: f64,
+    /// How the cases passed make the score; every report states it.
+    #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
+    score: ScoreArg,
     /// CPU time of each run (all its processes and threads), in seconds, with a
     /// wall-time net of 3 x SECONDS + 1; then every process of the run is killed.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     timeout: Duration,
-    /// The time the whole grading may take, in seconds: a case (or a build) that
-    /// could not finish by then, its time limits spent, is not run ("not run: the
-    /// grading's time budget was spent", 0 points) [default: no limit].
+    /// The time the whole grading may take, in seconds: cases (and builds) start
+    /// while it lasts; what still runs when it ends is ended, and what did not start
+    /// is not run (NOT RUN, 0 points); every case that finished keeps its points
+    /// [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     budget: Option<Duration>,
     /// Go on with an earlier grading of this class that was stopped (killed, Ctrl-C,
@@ -128,14 +132,42 @@ pub struct GradeArgs {
     /// Write Gradescope's results.json to this file (with --single).
     #[arg(long, value_name = "FILE", requires = "single")]
     gradescope: Option<PathBuf>,
+    /// The outputs of results.json: text, or Markdown (Gradescope's
+    /// `output_format: "md"`: the report and each explanation in code blocks).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Text)]
+    gradescope_format: FormatArg,
+    /// Write Moodle VPL's evaluation lines (`Comment :=>>` and a last `Grade :=>>`)
+    /// to this file (with --single), for the evaluation script to print.
+    #[arg(long, value_name = "FILE", requires = "single")]
+    vpl: Option<PathBuf>,
+    /// Write a CodeRunner combinator grader's JSON (fraction, testresults,
+    /// prologuehtml) to this file (with --single), for the template to print.
+    #[arg(long, value_name = "FILE", requires = "single")]
+    coderunner: Option<PathBuf>,
     /// Write Vocareum's grade file and report to $vocareumGradeFile and
     /// $vocareumReportFile (with --single).
     #[arg(long, requires = "single")]
     vocareum: bool,
-    /// The Vocareum rubric criterion that gets the score.
+    /// Write PrairieLearn's results.json to this file (with --single).
+    #[arg(long, value_name = "FILE", requires = "single")]
+    prairielearn: Option<PathBuf>,
+    /// Append GitHub Classroom's step output `result` (base64 JSON, a score per
+    /// case) to the file $GITHUB_OUTPUT names (with --single).
+    #[arg(long, requires = "single")]
+    github_classroom: bool,
+    /// Print the student's report and, as the last line, Autolab's autoresult
+    /// instead of rows (with --single).
+    #[arg(long, requires = "single", conflicts_with = "json")]
+    autolab: bool,
+    /// With --autolab: one problem per case, named as the case, instead of the
+    /// whole score to --criterion.
+    #[arg(long, requires = "autolab")]
+    per_case_problems: bool,
+    /// The Vocareum rubric criterion, or the Autolab problem, that gets the score.
     #[arg(long, value_name = "NAME", default_value = "Correctness")]
     criterion: String,
-    /// A second Vocareum criterion that gets the number of byte-exact cases.
+    /// A second Vocareum criterion, or Autolab problem, that gets the number of
+    /// byte-exact cases.
     #[arg(long, value_name = "NAME")]
     exact_criterion: Option<String>,
     #[command(flatten)]
@@ -229,6 +261,34 @@ enum CompareArg {
     Lenient,
 }
 
+/// `--gradescope-format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum FormatArg {
+    /// Plain text.
+    Text,
+    /// Markdown.
+    Md,
+}
+
+/// `--score`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ScoreArg {
+    /// The points of the cases passed (`--points`, `points` files).
+    Points,
+    /// As the Fall 2014 grading agent: 100 when every case passes, else 50 x passed
+    /// / cases (with --compare lenient, its grading).
+    F2014,
+}
+
+impl ScoreArg {
+    fn scoring(self) -> Scoring {
+        match self {
+            ScoreArg::Points => Scoring::Points,
+            ScoreArg::F2014 => Scoring::F2014,
+        }
+    }
+}
+
 /// The grading was interrupted: what was done is reported (exit 130).
 #[derive(Debug, thiserror::Error)]
 #[error("interrupted: {done} of {total} students graded; their reports are written{resume}")]
@@ -243,7 +303,84 @@ pub struct Interrupted {
 pub fn run(command: &GradeCommand) -> Result<()> {
     match &command.command {
         Some(GradeSubcommand::Merge(args)) => merge(args),
-        None => grade(&command.grade),
+        None => grade(&command.grade).inspect_err(|error| {
+            if error.downcast_ref::<Interrupted>().is_none() {
+                report_failure(&command.grade, error);
+            }
+        }),
+    }
+}
+
+/// A grading that failed before its end (no sandbox, a bad case, a report that
+/// could not be written): the platforms' reports that none was written for say so,
+/// with a score of 0 and the reason, where the bundle's script would otherwise have
+/// only its own words. Warnings only: the error itself is what `grade` exits with.
+fn report_failure(args: &GradeArgs, error: &anyhow::Error) {
+    let reason = format!("{error:#}");
+    if let Some(path) = &args.prairielearn {
+        if !path.exists() {
+            let text = platform::prairielearn::failure(&reason);
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("reversi: warning: cannot write {}: {e}", path.display());
+            }
+        }
+    }
+    let cases = args
+        .cases
+        .as_deref()
+        .and_then(|cases| find_cases(cases).ok())
+        .unwrap_or_default();
+    // (not when the grading's own result is there: the error came after it)
+    let written = std::env::var_os("GITHUB_OUTPUT")
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .is_some_and(|text| text.lines().any(|line| line.starts_with("result=")));
+    if args.github_classroom && !written {
+        let max_score = case_points(&cases, args.points).map_or(0.0, |p| p.iter().sum());
+        let line = platform::github_classroom::output_line(&platform::github_classroom::failure(
+            &reason, max_score,
+        ));
+        if let Err(e) = append_github_output(&line) {
+            eprintln!("reversi: warning: {e}");
+        }
+    }
+    if args.autolab {
+        let problems = autolab_problems(args);
+        let names: Vec<String> = cases.iter().map(|case| case.name.clone()).collect();
+        let _ = print_out(&format!(
+            "The autograder could not grade this submission: {}\n{}\n",
+            crate::printable::terminal_text(&reason),
+            platform::autolab::failure(&names, &problems)
+        ));
+    }
+}
+
+/// Appends `line` to the file `$GITHUB_OUTPUT` names (a step's outputs).
+fn append_github_output(line: &str) -> Result<()> {
+    use std::io::Write;
+    let path = std::env::var_os("GITHUB_OUTPUT").ok_or(GradeError::GithubOutput)?;
+    let written = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(line.as_bytes()));
+    written.map_err(|source| {
+        platform::WriteError {
+            path: PathBuf::from(path).display().to_string(),
+            source,
+        }
+        .into()
+    })
+}
+
+/// The Autolab problems `--autolab` gives points to.
+fn autolab_problems(args: &GradeArgs) -> platform::autolab::Problems {
+    if args.per_case_problems {
+        platform::autolab::Problems::PerCase
+    } else {
+        platform::autolab::Problems::One {
+            name: args.criterion.clone(),
+            exact: args.exact_criterion.clone(),
+        }
     }
 }
 
@@ -281,7 +418,21 @@ fn grade(args: &GradeArgs) -> Result<()> {
         shard: args.shard,
     })?;
     let targets = targets(args)?;
-    let sandbox = args.sandbox.timed(args.timeout)?;
+    if args.per_case_problems {
+        if let Some(bad) = class
+            .case_names()
+            .into_iter()
+            .find(|name| !platform::autolab::valid_problem(name))
+        {
+            return Err(GradeError::AutolabProblem {
+                name: printable(&bad).into_owned(),
+            }
+            .into());
+        }
+    }
+    let deadline = args.budget.map(|budget| started + budget);
+    // (what still runs when the budget ends is ended then: its case NOT RUN)
+    let sandbox = args.sandbox.timed(args.timeout)?.until(deadline);
     class.admit(&sandbox)?;
     let policy = match args.compare {
         CompareArg::Strict => Policy::Strict,
@@ -302,7 +453,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         jobs,
         stop: Some(sandbox::stop_flag()),
         slots: None,
-        deadline: args.budget.map(|budget| started + budget),
+        deadline,
     };
     let (mut journal, kept) = open_journal(args, &class, submissions, cases)?;
     let to_grade: Vec<(usize, Submission)> = class
@@ -326,7 +477,16 @@ fn grade(args: &GradeArgs) -> Result<()> {
     // Every report is replaced whole (a temporary file renamed): written before the
     // first case and again as cases (one student) or students (a class) finish, a
     // kill at any moment leaves the last complete one.
+    let scoring = args.score.scoring();
+    // (the journal keeps the grades as graded; every report and row shows them scored)
+    let scored = |grade: &StudentGrade| {
+        let mut grade = grade.clone();
+        scoring.apply(&mut grade);
+        grade
+    };
     let write = |grades: &[StudentGrade]| {
+        let grades: Vec<StudentGrade> = grades.iter().map(scored).collect();
+        let grades = grades.as_slice();
         platform::write_reports(
             &targets,
             grades,
@@ -358,8 +518,9 @@ fn grade(args: &GradeArgs) -> Result<()> {
     let mut show = |all: &[Option<StudentGrade>], progress: &mut ClassProgress| {
         while let Some(grade) = all.get(shown).and_then(Option::as_ref) {
             progress.graded();
-            if !args.json && printed.is_ok() {
-                printed = progress.suspend(|| print_out(&student_row(grade, width)));
+            if !args.json && !args.autolab && printed.is_ok() {
+                let grade = scored(grade);
+                printed = progress.suspend(|| print_out(&student_row(&grade, width)));
             }
             shown += 1;
         }
@@ -391,12 +552,13 @@ fn grade(args: &GradeArgs) -> Result<()> {
             }
         }
     })?;
-    let grades: Vec<StudentGrade> = all.into_iter().flatten().collect();
+    let graded: Vec<StudentGrade> = all.into_iter().flatten().collect();
     progress.finish();
     printed?;
     written?;
-    write(&grades)?;
-    let whole = grades.len() == class.submissions.len() && grades.iter().all(journal::is_whole);
+    write(&graded)?;
+    let grades: Vec<StudentGrade> = graded.iter().map(scored).collect();
+    let whole = graded.len() == class.submissions.len() && graded.iter().all(journal::is_whole);
     let resume = match journal {
         // A grading that ends with every student graded needs no journal.
         Some(journal) if whole => {
@@ -408,9 +570,23 @@ fn grade(args: &GradeArgs) -> Result<()> {
         Some(_) => " (the same command with --resume grades the rest)",
         None => "",
     };
-    if args.json {
+    if let (true, Some(grade)) = (args.github_classroom, grades.first()) {
+        let result = platform::github_classroom::result(grade, &class.points);
+        append_github_output(&platform::github_classroom::output_line(&result))?;
+    }
+    if let (true, Some(grade)) = (args.autolab, grades.first()) {
+        let line =
+            platform::autolab::autoresult(grade, &names, &class.points, &autolab_problems(args));
+        print_out(&platform::autolab::output(
+            grade,
+            policy,
+            sandbox.isolation(),
+            &line,
+        ))?;
+    } else if args.json {
         let mut report = serde_json::json!({
             "policy": policy,
+            "scoring": scoring,
             "isolation": sandbox.isolation(),
             "students": grades,
         });
@@ -420,7 +596,7 @@ fn grade(args: &GradeArgs) -> Result<()> {
         printable_json(&mut report);
         print_out(&format!("{}\n", serde_json::to_string_pretty(&report)?))?;
     } else {
-        print_out(&totals(&grades, policy, sandbox.isolation()))?;
+        print_out(&totals(&grades, policy, scoring, sandbox.isolation()))?;
     }
     let total = class.submissions.len();
     if grades.len() < total || grades.iter().any(|g| g.interrupted) {
@@ -458,11 +634,33 @@ fn targets(args: &GradeArgs) -> Result<Targets, GradeError> {
     } else {
         None
     };
+    if args.github_classroom && std::env::var_os("GITHUB_OUTPUT").is_none() {
+        return Err(GradeError::GithubOutput);
+    }
+    if args.autolab {
+        let mut problems = vec![args.criterion.as_str()];
+        problems.extend(args.exact_criterion.as_deref());
+        if let Some(bad) = problems
+            .into_iter()
+            .find(|name| !platform::autolab::valid_problem(name))
+        {
+            return Err(GradeError::AutolabProblem {
+                name: printable(bad).into_owned(),
+            });
+        }
+    }
     Ok(Targets {
+        prairielearn: args.prairielearn.clone(),
         csv: args.csv.clone(),
         reports: args.reports.clone(),
         junit: args.junit.clone(),
         gradescope: args.gradescope.clone(),
+        gradescope_format: match args.gradescope_format {
+            FormatArg::Text => platform::gradescope::OutputFormat::Text,
+            FormatArg::Md => platform::gradescope::OutputFormat::Markdown,
+        },
+        vpl: args.vpl.clone(),
+        coderunner: args.coderunner.clone(),
         vocareum,
     })
 }
@@ -487,7 +685,12 @@ fn student_row(grade: &StudentGrade, width: usize) -> String {
 
 /// The totals: how many students passed every case, under the policy and byte for
 /// byte, and the mean score.
-fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Isolation) -> String {
+fn totals(
+    grades: &[StudentGrade],
+    policy: Policy,
+    scoring: Scoring,
+    isolation: crate::sandbox::Isolation,
+) -> String {
     let count = grades.len();
     let all = grades.iter().filter(|g| g.passed == g.total).count();
     let exact = grades.iter().filter(|g| g.byte_exact == g.total).count();
@@ -498,9 +701,12 @@ fn totals(grades: &[StudentGrade], policy: Policy, isolation: crate::sandbox::Is
     };
     let max = grades.first().map_or(0.0, |g| g.max_score);
     let students = if count == 1 { "student" } else { "students" };
+    let scoring = scoring
+        .description()
+        .map_or_else(String::new, |rule| format!("scoring: {rule}\n"));
     format!(
         "{count} {students}: mean score {}/{}; {all} passed every case ({}), {exact} byte for \
-         byte\nisolation: {}\n",
+         byte\n{scoring}isolation: {}\n",
         platform::points(mean),
         platform::points(max),
         policy.description(),
@@ -528,7 +734,7 @@ pub struct PackageArgs {
     run: Option<String>,
     #[command(flatten)]
     languages: LanguageArgs,
-    /// Where to write the bundle: a new zip file (gradescope) or folder (vocareum).
+    /// Where to write the bundle: a new zip file (gradescope) or folder (the others).
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
     /// CPU time of each run, in seconds (as `grade`).
@@ -537,6 +743,12 @@ pub struct PackageArgs {
     /// How a case passes.
     #[arg(long, value_enum, default_value_t = CompareArg::Strict)]
     compare: CompareArg,
+    /// How the cases passed make the score (as `grade --score`).
+    #[arg(long, value_enum, default_value_t = ScoreArg::Points)]
+    score: ScoreArg,
+    /// Gradescope's outputs in text or Markdown (as `grade --gradescope-format`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Text)]
+    gradescope_format: FormatArg,
     /// A Debian package the platform's image needs for the students' language
     /// (python3, openjdk-17-jdk, g++; Gradescope's setup.sh installs them).
     #[arg(long = "apt", value_name = "PACKAGE")]
@@ -571,12 +783,32 @@ pub struct PackageArgs {
     /// Gradescope (its default timeout is 600 s), 270 on Vocareum].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     budget: Option<Duration>,
-    /// The Vocareum rubric criterion that gets the score.
+    /// The Vocareum rubric criterion, or the Autolab problem, that gets the score.
     #[arg(long, value_name = "NAME", default_value = "Correctness")]
     criterion: String,
-    /// A second Vocareum criterion that gets the number of byte-exact cases.
+    /// A second Vocareum criterion, or Autolab problem, that gets the number of
+    /// byte-exact cases.
     #[arg(long, value_name = "NAME")]
     exact_criterion: Option<String>,
+    /// PrairieLearn: the grading image (info.json's externalGradingOptions.image).
+    #[arg(
+        long,
+        value_name = "IMAGE",
+        default_value = "prairielearn/grader-python"
+    )]
+    image: String,
+    /// PrairieLearn: a file the student uploads (repeat for more) [default: the
+    /// --python-file].
+    #[arg(long = "student-file", value_name = "NAME")]
+    student_files: Vec<String>,
+    /// Autolab: the assessment's handin file name (a .tar, .tar.gz, .tgz or .zip is
+    /// unpacked; any other file is the submission's one file).
+    #[arg(long, value_name = "NAME", default_value = "handin.tar")]
+    handin: String,
+    /// Autolab: one problem per case, named as the case, instead of the whole score
+    /// to --criterion.
+    #[arg(long)]
+    per_case_problems: bool,
     /// The reversi binary to put in the bundle [default: this one]; a statically
     /// linked one (`make static`) runs on any Linux image.
     #[arg(long, value_name = "FILE")]
@@ -587,11 +819,7 @@ impl PackageArgs {
     /// The flags of `grade` the bundle passes on, each one word (`--flag=value`, so
     /// that no value is read as an option).
     fn grade_flags(&self) -> Vec<String> {
-        let budget = self.budget.unwrap_or(match self.platform {
-            PlatformArg::Gradescope => GRADESCOPE_BUDGET,
-            PlatformArg::Vocareum => VOCAREUM_BUDGET,
-        });
-        let mut flags = vec![format!("--budget={}", budget.as_secs_f64())];
+        let mut flags = vec![format!("--budget={}", self.budget().as_secs_f64())];
         if self.run.is_none() {
             flags.extend(self.languages.flags());
         }
@@ -616,10 +844,30 @@ impl PackageArgs {
         if let Some(points) = self.points {
             flags.push(format!("--points={points}"));
         }
+        if let ScoreArg::F2014 = self.score {
+            flags.push("--score=f2014".into());
+        }
+        if let (PlatformArg::Gradescope, FormatArg::Md) = (self.platform, self.gradescope_format) {
+            flags.push("--gradescope-format=md".into());
+        }
         if let Some(exact) = &self.exact_criterion {
             flags.push(format!("--exact-criterion={exact}"));
         }
+        if self.per_case_problems {
+            flags.push("--per-case-problems".into());
+        }
         flags
+    }
+
+    /// `--budget`, else a margin under the platform's own limit.
+    fn budget(&self) -> Duration {
+        self.budget.unwrap_or(match self.platform {
+            PlatformArg::Gradescope | PlatformArg::Prairielearn | PlatformArg::GithubClassroom => {
+                GRADESCOPE_BUDGET
+            }
+            PlatformArg::Vocareum => VOCAREUM_BUDGET,
+            PlatformArg::Autolab => AUTOLAB_BUDGET,
+        })
     }
 }
 
@@ -645,13 +893,26 @@ const GRADESCOPE_BUDGET: Duration = Duration::from_secs(540);
 /// 5 minutes; a TA whose course allows more says so with --budget.
 const VOCAREUM_BUDGET: Duration = Duration::from_secs(270);
 
+/// The default budget of an Autolab bundle: a tenth under the timeout of an
+/// assessment's autograder as Autolab sets it unless changed (180 s); a TA who
+/// raises it says so with --budget.
+const AUTOLAB_BUDGET: Duration = Duration::from_secs(160);
+
 /// `reversi package`'s platforms.
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum PlatformArg {
     /// Gradescope: autograder.zip with setup.sh and run_autograder.
     Gradescope,
     /// Vocareum: a folder with grade.sh for the assignment's library.
     Vocareum,
+    /// PrairieLearn: a course folder with the question (info.json, tests/) and
+    /// serverFilesCourse/reversi/ (the entrypoint and the binary).
+    Prairielearn,
+    /// GitHub Classroom: the template repository's .github/ (the workflow, its
+    /// grader step, the binary and the cases).
+    GithubClassroom,
+    /// Autolab: autograde-Makefile and autograde.tar.
+    Autolab,
 }
 
 /// `reversi package`: writes the bundle and says what to do with it.
@@ -679,11 +940,37 @@ pub fn package(args: &PackageArgs) -> Result<()> {
         .expect("clap requires --cases without --arena");
     // The cases must be readable cases: the same check `grade` makes.
     let cases = find_cases(&cases_folder)?;
-    case_points(&cases, 1.0)?;
     case_visibility(&cases)?;
     let platform = match args.platform {
         PlatformArg::Gradescope => bundle::Platform::Gradescope,
         PlatformArg::Vocareum => bundle::Platform::Vocareum,
+        PlatformArg::Prairielearn => bundle::Platform::PrairieLearn,
+        PlatformArg::GithubClassroom => bundle::Platform::GithubClassroom,
+        PlatformArg::Autolab => bundle::Platform::Autolab,
+    };
+    if args.platform == PlatformArg::Autolab {
+        let mut names = vec![args.criterion.clone()];
+        names.extend(args.exact_criterion.clone());
+        if args.per_case_problems {
+            names.extend(cases.iter().map(|case| case.name.clone()));
+        }
+        if let Some(bad) = names
+            .iter()
+            .find(|name| !platform::autolab::valid_problem(name))
+        {
+            return Err(GradeError::AutolabProblem {
+                name: printable(bad).into_owned(),
+            }
+            .into());
+        }
+    }
+    let max_score: f64 = case_points(&cases, args.points.unwrap_or(1.0))?
+        .iter()
+        .sum();
+    let student_files = if args.student_files.is_empty() {
+        vec![args.languages.python_file.clone()]
+    } else {
+        args.student_files.clone()
     };
     let recipe = bundle::Recipe {
         command: args.run.clone(),
@@ -695,6 +982,11 @@ pub fn package(args: &PackageArgs) -> Result<()> {
             CompareArg::Lenient => "lenient".into(),
         },
         packages: args.packages.clone(),
+        budget: args.budget().as_secs_f64(),
+        max_score,
+        image: args.image.clone(),
+        student_files,
+        handin: args.handin.clone(),
     };
     let binary = match &args.binary {
         Some(binary) => binary.clone(),
@@ -709,6 +1001,17 @@ pub fn package(args: &PackageArgs) -> Result<()> {
         bundle::Platform::Vocareum => {
             "upload its files to the assignment's library (Configure Workspace > \
              Library) and set grade.sh as the grading script"
+        }
+        bundle::Platform::PrairieLearn => {
+            "copy its questions/ and serverFilesCourse/ into the course's repository \
+             (the question is questions/reversi)"
+        }
+        bundle::Platform::GithubClassroom => {
+            "copy its .github/ into the assignment's template repository"
+        }
+        bundle::Platform::Autolab => {
+            "upload autograde-Makefile and autograde.tar as the assessment's \
+             autograder (Edit Assessment > Autograder), its handin file named as --handin"
         }
     };
     print_out(&format!(

@@ -2,13 +2,13 @@
 //! the rules (or a [`Reading`] of them) from the student's own state.
 
 use super::Reading;
-use crate::board::{Board, Geometry, Square};
+use crate::board::{Board, Square};
 use crate::course_search::INFINITY;
 use crate::eval::{Cs561, Evaluation};
 use crate::explain::log::{self, Entry, LOG_START};
 use crate::explain::mutants::DIRECTIONS;
 use crate::explain::replay::{other, square_of};
-use crate::format::cs561::{board_lines, Dialect, Player, Problem, Task};
+use crate::format::cs561::{board_lines, Player, Problem, Task};
 use crate::format::LineEnd;
 
 /// A node as the student's own lines make it: the board their moves lead to (under
@@ -149,6 +149,8 @@ pub struct Judge<'a> {
     values: Vec<Vec<Option<i32>>>,
     next: usize,
     passes_seen: u32,
+    /// The pass flags of [`Reading::PassFlagsPerSide`], by depth parity.
+    pass_flags: [bool; 2],
     path: Vec<String>,
     root_children: Vec<(String, i32, Board)>,
 }
@@ -193,6 +195,7 @@ impl<'a> Judge<'a> {
             values,
             next: 0,
             passes_seen: 0,
+            pass_flags: [false; 2],
             path: Vec::new(),
             root_children: Vec::new(),
         })
@@ -278,26 +281,22 @@ impl<'a> Judge<'a> {
 
     /// Whether the node is a leaf under the reading: the cut-off depth, or the game over.
     fn is_leaf(&self, node: Node, depth: u32) -> bool {
-        if depth >= self.cutoff() {
+        let rule = match self.reading {
+            Reading::OtherEndRule => self.problem.dialect.leaf_rule().other(),
+            _ => self.problem.dialect.leaf_rule(),
+        };
+        let (consecutive, passes) = (node.consecutive_passes, node.passes);
+        if rule.is_leaf(self.cutoff(), depth, node.board, consecutive, passes) {
             return true;
         }
-        let older =
-            (self.problem.dialect == Dialect::S2017) == (self.reading == Reading::OtherEndRule);
         let blocked = self.node_moves(node) == 0;
-        let over = if older {
-            node.passes >= 2
-                || node.board.own == 0
-                || node.board.opp == 0
-                || node.board.empty(Geometry::STANDARD) == 0
-        } else {
-            node.consecutive_passes >= 2
-        };
-        over || match self.reading {
+        match self.reading {
             Reading::GameEndsEarly => node.consecutive_passes >= 1 && blocked,
             Reading::PassTestOnParent => {
                 node.parent_is_pass && node.consecutive_passes == 0 && blocked
             }
             Reading::StalePassFlag => node.consecutive_passes >= 1 && self.passes_seen >= 2,
+            Reading::PassFlagsPerSide => self.pass_flags == [true; 2],
             _ => false,
         }
     }
@@ -480,7 +479,9 @@ impl<'a> Judge<'a> {
             .entries
             .get(self.next)
             .is_some_and(|e| e.depth == Some(depth) && e.name == self.entries[first].name);
-        let printed_leaf = self.depth_at(self.next) != Some(depth + 1)
+        // (a node printed as a leaf has no line deeper than itself next: a line two
+        // levels deeper is still below it, a child's child printed before the child)
+        let printed_leaf = self.depth_at(self.next).is_none_or(|d| d <= depth)
             && !(closes_next && self.value(first) == Some(opening));
         if leaf && !printed_leaf {
             let at_cutoff = depth >= self.cutoff();
@@ -519,6 +520,10 @@ impl<'a> Judge<'a> {
         }
         let (mut v, mut a, mut b) = (want, alpha, beta);
         let children = self.children(node);
+        if self.reading == Reading::PassFlagsPerSide {
+            // (the flag of the children's depth parity: set by a pass, cleared by moves)
+            self.pass_flags[(depth as usize + 1) % 2] = children == ["pass"];
+        }
         let mut visited: Vec<String> = Vec::new();
         for want_child in &children {
             let at = self.next;
@@ -542,7 +547,16 @@ impl<'a> Judge<'a> {
             // (under `AcceptPassAt`, the student's pass there is searched as made, on
             // the board the rules give, and the judging goes on as for any child)
             let accepted = self.reading == Reading::AcceptPassAt(LOG_START + at) && name == "pass";
-            if name != want_child && !accepted {
+            // (under `GameOverAsPass` or `BlockedBeforeCutoff`, a move after which
+            // neither side can move is printed as `pass` in its place, a pass chain
+            // under it)
+            let as_pass = name == "pass"
+                && self
+                    .entries
+                    .get(at + 1)
+                    .is_some_and(|e| e.name == "pass" && e.depth.is_some_and(|d| d > depth + 1))
+                && self.blocked_as_pass(node, want_child, depth + 1);
+            if name != want_child && !accepted && !as_pass {
                 let moves = children.iter().filter(|c| *c != "pass").cloned().collect();
                 let rule = Rule::WrongChild {
                     want: want_child.clone(),
@@ -551,25 +565,38 @@ impl<'a> Judge<'a> {
                 };
                 return Err(self.broken(at, node, depth, rule));
             }
-            let child = if accepted {
-                Node {
-                    board: node.board.pass(),
-                    player: other(node.player),
-                    consecutive_passes: node.consecutive_passes + 1,
-                    passes: node.passes + 1,
-                    parent_is_pass: node.consecutive_passes > 0,
-                    nobody: false,
-                }
-            } else {
-                self.child(node, want_child)
+            let (cv, child_board, child_name) = if as_pass {
+                let board = self
+                    .child(node, want_child)
                     .expect("a child the rules give")
+                    .board;
+                (
+                    self.hand_written_chain(at, depth + 1, want_child, v),
+                    board,
+                    want_child.clone(),
+                )
+            } else {
+                let child = if accepted {
+                    Node {
+                        board: node.board.pass(),
+                        player: other(node.player),
+                        consecutive_passes: node.consecutive_passes + 1,
+                        passes: node.passes + 1,
+                        parent_is_pass: node.consecutive_passes > 0,
+                        nobody: false,
+                    }
+                } else {
+                    self.child(node, want_child)
+                        .expect("a child the rules give")
+                };
+                self.path.push(name.to_string());
+                let cv = self.visit(child, depth + 1, a, b)?;
+                self.path.pop();
+                (cv, child.board, name.to_string())
             };
-            self.path.push(name.to_string());
-            let cv = self.visit(child, depth + 1, a, b)?;
-            self.path.pop();
-            visited.push(name.to_string());
+            visited.push(child_name.clone());
             if depth == 0 {
-                self.root_children.push((name.to_string(), cv, child.board));
+                self.root_children.push((child_name, cv, child_board));
             }
             let closing = self.next;
             if self.depth_at(closing) != Some(depth) {
@@ -634,6 +661,42 @@ impl<'a> Judge<'a> {
         } else {
             v
         })
+    }
+
+    /// Whether the reading prints the move `name` of `node`, to a node at `depth`,
+    /// as `pass`: neither side can move after it, and it wipes out a colour above the
+    /// cut-off depth ([`Reading::GameOverAsPass`]) or is at the cut-off depth
+    /// ([`Reading::BlockedBeforeCutoff`]).
+    fn blocked_as_pass(&self, node: Node, name: &str, depth: u32) -> bool {
+        let Some(child) = (name != "pass").then(|| self.child(node, name)).flatten() else {
+            return false;
+        };
+        let blocked = child.board.moves() == 0 && child.board.pass().moves() == 0;
+        let wiped = child.board.own == 0 || child.board.opp == 0;
+        blocked
+            && match self.reading {
+                Reading::GameOverAsPass => wiped && depth < self.cutoff(),
+                Reading::BlockedBeforeCutoff => depth >= self.cutoff(),
+                _ => false,
+            }
+    }
+
+    /// Reads the pass chain a program writes by hand for a move printed as `pass` at
+    /// entry `at` (depth `depth`): the lines deeper than it, then the move's own line
+    /// at its depth if there is one; returns the value of the last (`otherwise` when
+    /// it has none).
+    fn hand_written_chain(&mut self, at: usize, depth: u32, name: &str, otherwise: i32) -> i32 {
+        let mut last = at;
+        self.next = at + 1;
+        while self.depth_at(self.next).is_some_and(|d| d > depth) {
+            last = self.next;
+            self.next += 1;
+        }
+        if self.depth_at(self.next) == Some(depth) && self.entries[self.next].name == name {
+            last = self.next;
+            self.next += 1;
+        }
+        self.value(last).unwrap_or(otherwise)
     }
 
     /// Whether a node at `depth` whose value is now `high` (MAX) or `low` (MIN) with

@@ -73,6 +73,19 @@ pub enum Reading {
     /// One pass flag for the whole search, never reset: after the search's first pass,
     /// every pass is a leaf ([`Mistake::StalePassFlag`]).
     StalePassFlag,
+    /// A pass flag per side in globals, never restored when the search backs up: a
+    /// node with no move sets the flag of its children's depth parity, a node with
+    /// moves clears it, and a node is a leaf whenever both are set
+    /// ([`Mistake::PassFlagsPerSide`]).
+    PassFlagsPerSide,
+    /// A move above the cut-off depth that wipes out a colour (neither side can move
+    /// after it) printed as `pass` in its place, with the pass chain the program
+    /// writes by hand under it ([`Mistake::GameOverAsPass`]).
+    GameOverAsPass,
+    /// A move to the cut-off depth after which neither side can move printed as
+    /// `pass` in its place and expanded: the test for both sides blocked comes before
+    /// the cut-off test ([`Mistake::BlockedBeforeCutoff`]).
+    BlockedBeforeCutoff,
     /// Pruning only on a strict inequality ([`Mistake::StrictPruning`]).
     StrictPruning,
     /// Alpha and beta updated before the cut-off test ([`Mistake::UpdateBeforeCutoff`]).
@@ -89,7 +102,7 @@ pub enum Reading {
 
 impl Reading {
     /// Every reading tried for a broken line, after the rules themselves.
-    pub const ALL: [Reading; 20] = [
+    pub const ALL: [Reading; 23] = [
         Reading::InputCr,
         Reading::OneDirectionFlips,
         Reading::NoDiagonalFlips,
@@ -106,6 +119,9 @@ impl Reading {
         Reading::GameEndsEarly,
         Reading::PassTestOnParent,
         Reading::StalePassFlag,
+        Reading::PassFlagsPerSide,
+        Reading::GameOverAsPass,
+        Reading::BlockedBeforeCutoff,
         Reading::StrictPruning,
         Reading::UpdateBeforeCutoff,
         Reading::NoPruning,
@@ -132,6 +148,9 @@ impl Reading {
             Reading::GameEndsEarly => Mistake::GameEndsEarly,
             Reading::PassTestOnParent => Mistake::PassTestOnParent,
             Reading::StalePassFlag => Mistake::StalePassFlag,
+            Reading::PassFlagsPerSide => Mistake::PassFlagsPerSide,
+            Reading::GameOverAsPass => Mistake::GameOverAsPass,
+            Reading::BlockedBeforeCutoff => Mistake::BlockedBeforeCutoff,
             Reading::StrictPruning => Mistake::PrunedTooLate,
             Reading::UpdateBeforeCutoff => Mistake::UpdateBeforeCutoff,
             Reading::NoPruning => Mistake::NoPruning,

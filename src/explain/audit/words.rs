@@ -293,12 +293,17 @@ pub(super) fn finding(
                     },
                 )
             } else if square_of(&theirs).is_none() && theirs != "pass" {
-                // (`root` for a cell, or a NUL for the digit of the cell the rules give:
-                // another name may be a move off the board)
+                // (`root` for a cell, or a NUL for the digit of the cell the rules give,
+                // misname that child; any other name is no cell's whatever it stands
+                // for, a misprinted name or a move off the board)
                 let nul_digit = theirs.replace("\\u{0}", "1") == *want;
                 let misnamed = theirs == "root" || nul_digit;
                 (
-                    misnamed.then_some(Mistake::MisnamedNodes),
+                    Some(if misnamed {
+                        Mistake::MisnamedNodes
+                    } else {
+                        Mistake::NoCellName
+                    }),
                     format!("prints a node named {theirs}, which is no cell of the board"),
                 )
             } else if visited.contains(&theirs) {
@@ -506,7 +511,12 @@ pub(super) fn finding(
     let (sentence, evidence) = match (distinct.as_slice(), standing.first()) {
         ([one], Some(_)) => (
             format!(
-                "At {name} (line {line}): {}; the rule: {}.",
+                "At {} (line {line}): {}; the rule: {}.",
+                match &broken.rule {
+                    // (the line is the child's)
+                    Rule::WrongChild { want, .. } => want,
+                    _ => &name,
+                },
                 one.label(),
                 one.rule()
             ),
@@ -656,6 +666,18 @@ fn reading_words(reading: Reading) -> &'static str {
         Reading::GameEndsEarly => "a blocked node after a pass ends the game",
         Reading::PassTestOnParent => "a blocked node whose parent passed ends the game",
         Reading::StalePassFlag => "a pass flag set by an earlier pass of the search is never reset",
+        Reading::PassFlagsPerSide => {
+            "each side's pass flag is a global that backing up never restores, and a node is \
+             a leaf whenever both are set"
+        }
+        Reading::GameOverAsPass => {
+            "a move after which neither side can move (a colour wiped out) is printed as pass, \
+             with a pass chain under it"
+        }
+        Reading::BlockedBeforeCutoff => {
+            "a node where neither side can move is tested before the cut-off depth: printed as \
+             pass and expanded"
+        }
         Reading::StrictPruning => "pruning needs a strict inequality",
         Reading::UpdateBeforeCutoff => "alpha or beta is updated before the cut-off test",
         Reading::NoPruning => "nothing is ever pruned",

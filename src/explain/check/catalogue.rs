@@ -100,13 +100,21 @@ pub(super) fn difference(
             first_any + 1
         ));
     }
+    // (the first sentence says at which node the program does what; the reproduction
+    // is the evidence that follows)
+    let node = context.path_text();
+    let headline = super::named_headline(&super::place(node.as_deref(), Some(at + 1)), fault);
     Some(Difference {
         line: Some(at + 1),
         expected: reference.texts.get(at).cloned(),
         actual: got.texts.get(at).cloned(),
-        node: context.path_text(),
+        node,
         mistake: Some(fault),
-        explanation: format!("{} {}", certainty(diagnosis, found), capitalized(&text)),
+        explanation: format!(
+            "{headline} {} {}",
+            certainty(diagnosis, found),
+            capitalized(&text)
+        ),
         board,
     })
 }

@@ -212,6 +212,11 @@ pub fn check_with_input(
                 content = judged(content, finding, ambiguous, &want.texts, &got.texts);
             }
         }
+        if let (Some(named), false) = (content.mistake, ambiguous) {
+            // (a definite finding leads: a candidate that does not write the file is
+            // never listed above it, nor beside it)
+            candidates.retain(|c| c.mistake == named);
+        }
         if want
             .ends
             .iter()
@@ -277,14 +282,7 @@ fn with_headline(
     if words <= HEADLINE_WORDS {
         return difference;
     }
-    let place = match (&difference.node, difference.line) {
-        (Some(node), Some(line)) => {
-            let name = node.rsplit(" > ").next().unwrap_or(node);
-            format!("At {} (line {line})", escaped(name))
-        }
-        (None, Some(line)) => format!("At line {line}"),
-        _ => "In the file's byte form".to_string(),
-    };
+    let place = place(difference.node.as_deref(), difference.line);
     let headline = match (difference.mistake, ambiguous) {
         (None, true) => {
             let mut labels: Vec<&str> = candidates.iter().map(|c| c.mistake.label()).collect();
@@ -305,11 +303,7 @@ fn with_headline(
                 )
             }
         }
-        (Some(mistake), _) => format!(
-            "{place}: {}; the rule: {}.",
-            mistake.label(),
-            mistake.rule()
-        ),
+        (Some(mistake), _) => named_headline(&place, mistake),
         (None, false) => {
             format!("{place} your line is not the rules' line, and no known mistake explains it.")
         }
@@ -318,6 +312,28 @@ fn with_headline(
     // which stays in lower case)
     difference.explanation = format!("{headline} {}", difference.explanation);
     difference
+}
+
+/// Where a difference is, for the start of a first sentence: `At c4 (line 21)`.
+fn place(node: Option<&str>, line: Option<usize>) -> String {
+    match (node, line) {
+        (Some(node), Some(line)) => {
+            let name = node.rsplit(" > ").next().unwrap_or(node);
+            format!("At {} (line {line})", escaped(name))
+        }
+        (None, Some(line)) => format!("At line {line}"),
+        _ => "In the file's byte form".to_string(),
+    }
+}
+
+/// The first sentence that names `mistake` at `place`: what the program does there,
+/// and the rule.
+fn named_headline(place: &str, mistake: Mistake) -> String {
+    format!(
+        "{place}: {}; the rule: {}.",
+        mistake.label(),
+        mistake.rule()
+    )
 }
 
 /// `content` (the first difference, as the catalogue or the plain rules read it) as the

@@ -541,6 +541,10 @@ impl<'a> Context<'a> {
             | Mistake::MissingMove
             | Mistake::MissingLeafLines
             | Mistake::MisplacedLeaf
+            | Mistake::PassFlagsPerSide
+            | Mistake::GameOverAsPass
+            | Mistake::BlockedBeforeCutoff
+            | Mistake::NoCellName
             // (the catalogue finds only the mistakes it simulates)
             | Mistake::ExtraLines => fault.label().into(),
         };

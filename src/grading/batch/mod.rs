@@ -29,7 +29,7 @@ mod slots;
 use line_ends::{note_lf, run_with_lf, LineEndsProbe, Rerun};
 use program::{run_program, Produced};
 use slots::Turn;
-pub use slots::{covers, Slots, BUDGET_SPENT};
+pub use slots::{covers, time_left, Slots, BUDGET_ENDED, BUDGET_SPENT};
 
 /// How a case is solved: the dialect (none: told by the input) and byte form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -335,8 +335,9 @@ pub struct BatchOptions<'a> {
     /// Program runs allowed at once across batches run side by side (a class's
     /// students), each run holding one; none: only `jobs` bounds this batch.
     pub slots: Option<&'a Slots>,
-    /// When the grading's time budget ends: a case whose worst case (its wall-time
-    /// net) would end later is not run (see [`BUDGET_SPENT`]).
+    /// When the grading's time budget ends: no case starts later (see
+    /// [`BUDGET_SPENT`]); the runner's sandbox ends what still runs then
+    /// ([`BUDGET_ENDED`]).
     pub deadline: Option<Instant>,
 }
 
@@ -525,8 +526,8 @@ fn in_pool<T: Send>(
 /// ends (its input has a CR), why.
 fn run_case(case: &Case, options: &BatchOptions, turn: &mut Turn) -> (CaseResult, Option<Rerun>) {
     let start = Instant::now();
-    if let Runner::Program { sandbox, .. } = &options.runner {
-        if !covers(turn.deadline, sandbox.limits().wall) {
+    if let Runner::Program { .. } = &options.runner {
+        if !time_left(turn.deadline) {
             let result = CaseResult {
                 case: case.name.clone(),
                 verdict: Verdict::NotRun,

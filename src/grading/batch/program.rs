@@ -129,9 +129,18 @@ pub(super) fn run_program(
             limits.file_size >> 20
         )
     };
+    if let (Ending::Deadline, Some(first)) = (run.ending, &first) {
+        // (the first run's verdict stands, as where the budget could not cover the
+        // second)
+        let detail = format!(
+            "{first} (on a loaded machine; run again alone, it was ended by the end of the \
+             grading's time budget)"
+        );
+        return Ok(Produced::Failed(Verdict::Timeout, detail, stderr_cr));
+    }
     let ended = match run.ending {
         Ending::FilesTooLarge => Some((Verdict::OutputTooLarge, files())),
-        ending if run.files_full && ending != Ending::Stopped => {
+        ending if run.files_full && ending != Ending::Stopped && ending != Ending::Deadline => {
             Some((Verdict::OutputTooLarge, files()))
         }
         Ending::Exited(0) => None,
@@ -163,6 +172,7 @@ pub(super) fn run_program(
                 stderr()
             ),
         )),
+        Ending::Deadline => Some((Verdict::NotRun, super::BUDGET_ENDED.into())),
         Ending::Stopped => Some((
             Verdict::Interrupted,
             "interrupted (Ctrl-C, SIGTERM or SIGHUP to the grader): every process of the run \

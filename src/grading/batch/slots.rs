@@ -7,9 +7,21 @@ use std::time::{Duration, Instant};
 /// The row of a case not run for the grading's time budget.
 pub const BUDGET_SPENT: &str = "not run: the grading's time budget was spent";
 
+/// The row of a case whose run the end of the grading's time budget ended.
+pub const BUDGET_ENDED: &str = "not run: the grading's time budget ended while it ran (every \
+                                process of the run was killed)";
+
 /// Whether `deadline` (if any) leaves room for `worst` from now.
 pub fn covers(deadline: Option<Instant>, worst: Duration) -> bool {
     deadline.is_none_or(|deadline| Instant::now() + worst <= deadline)
+}
+
+/// Whether `deadline` (if any) is still to come: a case or a build starts then,
+/// however long it may take, since the sandbox ends at the deadline whatever still
+/// runs ([`crate::sandbox::Sandbox::until`]), and an honest run ends well within its
+/// limits.
+pub fn time_left(deadline: Option<Instant>) -> bool {
+    deadline.is_none_or(|deadline| Instant::now() < deadline)
 }
 
 /// Program runs allowed at once, shared by batches run side by side: a slot one

@@ -34,24 +34,30 @@ const DIGEST_ENTRIES: usize = 10_000;
 /// Why a journal cannot be used.
 #[derive(Debug, Error)]
 pub enum JournalError {
-    /// Another grading of the same class holds the journal.
+    /// Another grading (or tournament) of the same class holds the journal.
     #[error(
-        "{path}: another grading of this class is running (it holds this journal); wait for \
-         it to end"
+        "{path}: another {run} of this class is running (it holds this journal); wait for \
+         it to end",
+        run = .kind.run
     )]
     Busy {
         /// The journal.
         path: String,
+        /// What the journal is of.
+        kind: &'static Kind,
     },
     /// The journal is of a grading with other settings.
     #[error(
-        "{path}: the earlier grading of this class ran with another {setting} ({before}; now \
-         {now}): resume it with the same options, or grade every student again without \
-         --resume"
+        "{path}: the earlier {run} of this class ran with another {setting} ({before}; now \
+         {now}): resume it with the same options, or {again} without --resume",
+        run = .kind.run,
+        again = .kind.again
     )]
     Changed {
         /// The journal.
         path: String,
+        /// What the journal is of.
+        kind: &'static Kind,
         /// The setting that differs.
         setting: String,
         /// Its value then.
@@ -93,8 +99,30 @@ struct Header {
     settings: Settings,
 }
 
-/// What the header's `journal` says.
-const KIND: &str = "reversi grade --resume";
+/// The entry lines a journal held (each without its newline).
+pub type Lines = Vec<Vec<u8>>;
+
+/// What a journal is of: what its header says, the folder of such journals, and how
+/// its messages name the run (the same machinery keeps `grade`'s and `arena`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// What the header's `journal` says (`reversi grade --resume`).
+    pub header: &'static str,
+    /// The folder of such journals under `$XDG_STATE_HOME/reversi`.
+    pub folder: &'static str,
+    /// The run in words: `grading`, `tournament`.
+    pub run: &'static str,
+    /// What to do instead of resuming, in words.
+    pub again: &'static str,
+}
+
+/// The journals of `reversi grade`.
+pub const GRADE: Kind = Kind {
+    header: "reversi grade --resume",
+    folder: "grade",
+    run: "grading",
+    again: "grade every student again",
+};
 
 /// A student graded, one line.
 #[derive(Serialize, Deserialize)]
@@ -111,6 +139,7 @@ struct Entry {
 pub struct Journal {
     file: File,
     path: PathBuf,
+    kind: &'static Kind,
     /// Its folders (`reversi/grade`, and those above made for it), the deepest first:
     /// removed with it when empty.
     made: Vec<PathBuf>,
@@ -131,20 +160,37 @@ pub struct Resumed {
 /// and shard, under `$XDG_STATE_HOME/reversi/grade` (else `~/.local/state`); none
 /// when neither variable is set.
 pub fn location(submissions: &Path, cases: &Path, shard: Option<Shard>) -> Option<PathBuf> {
+    let cases = fs::canonicalize(cases).unwrap_or_else(|_| cases.to_path_buf());
+    state_file(
+        &GRADE,
+        submissions,
+        &[cases.as_os_str().as_encoded_bytes(), b"\0"],
+        shard,
+    )
+}
+
+/// Where the journal of `kind` of the class `folder` lives: one file per folder,
+/// `key` (what else tells its runs apart) and shard, under
+/// `$XDG_STATE_HOME/reversi/FOLDER` (else `~/.local/state`); none when neither
+/// variable is set.
+pub fn state_file(
+    kind: &Kind,
+    folder: &Path,
+    key: &[&[u8]],
+    shard: Option<Shard>,
+) -> Option<PathBuf> {
     let state = std::env::var_os("XDG_STATE_HOME")
         .map(PathBuf::from)
         .filter(|path| path.is_absolute())
         .or_else(|| {
             std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local/state"))
         })?;
-    let absolute = |path: &Path| fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let (folder, cases) = (absolute(submissions), absolute(cases));
-    let mut key = Digest::new();
-    key.write(folder.as_os_str().as_encoded_bytes());
-    key.write(b"\0");
-    key.write(cases.as_os_str().as_encoded_bytes());
-    key.write(b"\0");
-    key.write(shard.map(|s| s.to_string()).unwrap_or_default().as_bytes());
+    let folder = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let mut digest = Digest::new();
+    digest.write(folder.as_os_str().as_encoded_bytes());
+    digest.write(b"\0");
+    key.iter().for_each(|part| digest.write(part));
+    digest.write(shard.map(|s| s.to_string()).unwrap_or_default().as_bytes());
     let name: String = folder
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
@@ -153,10 +199,10 @@ pub fn location(submissions: &Path, cases: &Path, shard: Option<Shard>) -> Optio
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         .take(40)
         .collect();
-    Some(state.join("reversi/grade").join(format!(
+    Some(state.join("reversi").join(kind.folder).join(format!(
         "{}-{:016x}.jsonl",
         name.trim_start_matches('.'),
-        key.0
+        digest.0
     )))
 }
 
@@ -180,10 +226,64 @@ impl Journal {
     /// Starts the journal at `path` afresh, for a grading with `settings`; with the
     /// number of students an earlier one held (a grading stopped and not resumed).
     pub fn start(path: &Path, settings: &Settings) -> Result<(Journal, usize), JournalError> {
-        let (mut journal, bytes) = Journal::open(path)?;
+        Journal::start_as(path, &GRADE, settings)
+    }
+
+    /// Starts the journal of `kind` at `path` afresh, for a run with `settings`; with
+    /// the number of entries an earlier one held (a run stopped and not resumed).
+    pub fn start_as(
+        path: &Path,
+        kind: &'static Kind,
+        settings: &Settings,
+    ) -> Result<(Journal, usize), JournalError> {
+        let (mut journal, bytes) = Journal::open(path, kind)?;
         let held = whole_lines(&bytes).count().saturating_sub(1);
         journal.begin(settings)?;
         Ok((journal, held))
+    }
+
+    /// Opens the journal of `kind` at `path` to go on with the run it holds: each
+    /// whole entry line it holds (without its newline), a line cut by a kill dropped
+    /// from the file; `None` without an earlier run (the journal is started afresh).
+    /// A journal of other settings is refused.
+    pub fn reopen(
+        path: &Path,
+        kind: &'static Kind,
+        settings: &Settings,
+    ) -> Result<(Journal, Option<Lines>), JournalError> {
+        let (mut journal, bytes) = Journal::open(path, kind)?;
+        let mut lines = whole_lines(&bytes);
+        let header = lines.next().and_then(|(line, end)| {
+            let header = serde_json::from_slice::<Header>(line).ok()?;
+            (header.journal == kind.header).then_some((header, end))
+        });
+        let Some((header, mut end)) = header else {
+            journal.begin(settings)?;
+            return Ok((journal, None));
+        };
+        journal.same(&header, settings)?;
+        let mut entries = Vec::new();
+        for (line, line_end) in lines {
+            entries.push(line.to_vec());
+            end = line_end;
+        }
+        // A line cut by a kill goes; the entries after it are appended.
+        journal
+            .file
+            .set_len(end as u64)
+            .and_then(|()| journal.file.seek(SeekFrom::End(0)).map(drop))
+            .map_err(|e| journal.io(e))?;
+        Ok((journal, Some(entries)))
+    }
+
+    /// Appends `entry` as one line, on disk when it returns.
+    pub fn append(&mut self, entry: &impl Serialize) -> Result<(), JournalError> {
+        let mut line = serde_json::to_vec(entry).expect("an entry serializes");
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| self.io(e))
     }
 
     /// Opens the journal at `path` to go on with the grading it holds: the whole grade
@@ -196,14 +296,8 @@ impl Journal {
         submissions: &[Submission],
         cases: &[Case],
     ) -> Result<(Journal, Resumed), JournalError> {
-        let (mut journal, bytes) = Journal::open(path)?;
-        let mut lines = whole_lines(&bytes);
-        let header = lines.next().and_then(|(line, end)| {
-            let header = serde_json::from_slice::<Header>(line).ok()?;
-            (header.journal == KIND).then_some((header, end))
-        });
-        let Some((header, mut end)) = header else {
-            journal.begin(settings)?;
+        let (journal, lines) = Journal::reopen(path, &GRADE, settings)?;
+        let Some(lines) = lines else {
             let grades = submissions.iter().map(|_| None).collect();
             let resumed = Resumed {
                 grades,
@@ -212,22 +306,14 @@ impl Journal {
             };
             return Ok((journal, resumed));
         };
-        journal.same(&header, settings)?;
         let mut kept: HashMap<String, Entry> = HashMap::new();
         // (a whole line that does not read, from another build, is passed over: that
         // student is graded again)
-        for (line, line_end) in lines {
-            if let Ok(entry) = serde_json::from_slice::<Entry>(line) {
+        for line in lines {
+            if let Ok(entry) = serde_json::from_slice::<Entry>(&line) {
                 kept.insert(entry.student.clone(), entry);
             }
-            end = line_end;
         }
-        // A line cut by a kill goes; the grades after it are appended.
-        journal
-            .file
-            .set_len(end as u64)
-            .and_then(|()| journal.file.seek(SeekFrom::End(0)).map(drop))
-            .map_err(|e| journal.io(e))?;
         let mut changed = 0;
         let grades = submissions
             .iter()
@@ -259,20 +345,15 @@ impl Journal {
         if !is_whole(grade) {
             return Ok(());
         }
-        let entry = Entry {
+        self.append(&Entry {
             student: submission.name.clone(),
             folder: folder_digest(&submission.folder),
             grade: grade.clone(),
-        };
-        let mut line = serde_json::to_vec(&entry).expect("a grade serializes");
-        line.push(b'\n');
-        self.file
-            .write_all(&line)
-            .and_then(|()| self.file.sync_data())
-            .map_err(|e| self.io(e))
+        })
     }
 
-    /// Removes the journal of a grading that graded every student whole, and the
+    /// Removes the journal of a run that ended whole (a grading that graded every
+    /// student whole, a tournament that played every game), and the
     /// folders made for it that are empty now.
     pub fn finish(self) -> Result<(), JournalError> {
         fs::remove_file(&self.path).map_err(|e| self.io(e))?;
@@ -286,12 +367,12 @@ impl Journal {
 
     /// Opens (or creates, private to its user) the journal at `path`, locks it and
     /// reads what it holds.
-    fn open(path: &Path) -> Result<(Journal, Vec<u8>), JournalError> {
+    fn open(path: &Path, kind: &'static Kind) -> Result<(Journal, Vec<u8>), JournalError> {
         let io = |source| JournalError::Io {
             path: printable(&path.display().to_string()).into_owned(),
             source,
         };
-        // (`reversi/grade` are ours whoever made them; above them, only those made now)
+        // (`reversi/grade` or `reversi/arena` are ours whoever made them; above them, only those made now)
         let made: Vec<PathBuf> = path
             .ancestors()
             .skip(1)
@@ -322,6 +403,7 @@ impl Journal {
             return Err(if error.kind() == io::ErrorKind::WouldBlock {
                 JournalError::Busy {
                     path: printable(&path.display().to_string()).into_owned(),
+                    kind,
                 }
             } else {
                 io(error)
@@ -330,6 +412,7 @@ impl Journal {
         let mut journal = Journal {
             file,
             path: path.to_path_buf(),
+            kind,
             made,
         };
         let mut bytes = Vec::new();
@@ -343,7 +426,7 @@ impl Journal {
     /// Empties the journal and writes its header.
     fn begin(&mut self, settings: &Settings) -> Result<(), JournalError> {
         let header = Header {
-            journal: KIND.into(),
+            journal: self.kind.header.into(),
             version: env!("CARGO_PKG_VERSION").into(),
             settings: settings.clone(),
         };
@@ -372,6 +455,7 @@ impl Journal {
             None => Ok(()),
             Some((setting, before, now)) => Err(JournalError::Changed {
                 path: self.shown_path(),
+                kind: self.kind,
                 setting: setting.into(),
                 before: printable(before).into_owned(),
                 now: printable(now).into_owned(),
@@ -446,7 +530,7 @@ fn restored(
 /// The digest of what a submission's folder holds, by each entry's path, kind, size
 /// and times (its first [`DIGEST_ENTRIES`] in name order): another when a file is
 /// changed, added or removed.
-fn folder_digest(folder: &Path) -> String {
+pub fn folder_digest(folder: &Path) -> String {
     let mut digest = Digest::new();
     let entries = walkdir::WalkDir::new(folder)
         .follow_links(false)

@@ -22,9 +22,11 @@ use crate::sandbox::{Sandbox, SandboxError};
 mod class;
 mod command;
 pub mod journal;
+mod scoring;
 
 pub use class::{grade_class, ClassEvent};
 pub use command::{locate, substitute, PLACEHOLDER};
+pub use scoring::Scoring;
 
 /// Why a class cannot be graded (bad arguments: exit 2).
 #[derive(Debug, Error)]
@@ -56,6 +58,20 @@ pub enum GradeError {
     Vocareum {
         /// The variable.
         variable: String,
+    },
+    /// `--github-classroom` outside a GitHub Actions step: `$GITHUB_OUTPUT` is unset.
+    #[error(
+        "$GITHUB_OUTPUT is not set: --github-classroom runs as a step of a GitHub Actions workflow"
+    )]
+    GithubOutput,
+    /// An Autolab problem name that Autolab's reading of the autoresult would break.
+    #[error(
+        "{name:?}: not a problem name Autolab can read back (it must be printable, without \
+         a colon, a quote or a backslash)"
+    )]
+    AutolabProblem {
+        /// The name.
+        name: String,
     },
     /// The command does not name `{submission}`.
     #[error(
@@ -414,10 +430,13 @@ pub struct StudentGrade {
     pub program: Option<String>,
     /// Each case run, in case order.
     pub cases: Vec<CaseResult>,
-    /// Points of the cases passed under the policy.
+    /// Points of the cases passed under the policy (or the score under `scoring`).
     pub score: f64,
-    /// Points of all cases.
+    /// Points of all cases (or the most under `scoring`).
     pub max_score: f64,
+    /// The rule that made `score` from the cases passed.
+    #[serde(default)]
+    pub scoring: Scoring,
     /// Cases passed under the policy.
     pub passed: usize,
     /// Cases byte for byte right, whatever the policy.
@@ -443,6 +462,7 @@ impl StudentGrade {
             program: None,
             score: 0.0,
             max_score: points.iter().sum(),
+            scoring: Scoring::Points,
             passed: 0,
             byte_exact: 0,
             total: points.len(),
@@ -616,8 +636,9 @@ pub struct GradeOptions<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Program runs allowed at once across students graded side by side.
     pub slots: Option<&'a Slots>,
-    /// When the grading's time budget ends (`--budget`): what cannot finish by then
-    /// is not run ([`batch::BUDGET_SPENT`]).
+    /// When the grading's time budget ends (`--budget`): nothing starts later
+    /// ([`batch::BUDGET_SPENT`]); `sandbox` should end what still runs then
+    /// ([`crate::sandbox::Sandbox::until`], [`batch::BUDGET_ENDED`]).
     pub deadline: Option<std::time::Instant>,
 }
 
@@ -666,8 +687,7 @@ fn grade_program(
                     points,
                 ));
             };
-            let worst = toolchain.build_time + options.sandbox.limits().wall;
-            if found.language.built() && !batch::covers(options.deadline, worst) {
+            if found.language.built() && !batch::time_left(options.deadline) {
                 let spent = batch::BUDGET_SPENT;
                 let mut grade = StudentGrade::not_run(name, Verdict::NotRun, spent, cases, points);
                 grade.program = Some(found.description());
@@ -677,6 +697,13 @@ fn grade_program(
                 Ok(built) => (built.command, Some(found.description()), built.build),
                 Err(BuildError::Compile(error)) => {
                     let mut grade = StudentGrade::unbuilt(name, error, cases, points);
+                    grade.program = Some(found.description());
+                    return Ok(grade);
+                }
+                Err(BuildError::Budget) => {
+                    let ended = batch::BUDGET_ENDED;
+                    let mut grade =
+                        StudentGrade::not_run(name, Verdict::NotRun, ended, cases, points);
                     grade.program = Some(found.description());
                     return Ok(grade);
                 }
@@ -691,7 +718,7 @@ fn grade_program(
         }
     };
     let sandbox = match &build {
-        Some(build) => shown.showing(build.path())?,
+        Some(build) => shown.showing(&build.path())?,
         None => shown,
     };
     let batch_options = BatchOptions {

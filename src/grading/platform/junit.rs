@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::grading::batch::Verdict;
 use crate::grading::grade::StudentGrade;
-use crate::printable::{printable, terminal_text};
+use crate::printable::{html_text, printable, terminal_text};
 
 /// What a document starts with, before the first `testsuite`.
 pub const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
@@ -92,19 +92,14 @@ fn one_line(text: &str) -> String {
     )
 }
 
-/// `text` fit for XML 1.0 text and attributes: markup escaped, and the characters
-/// XML cannot hold even as references (C0 controls but tab, newline and CR; U+FFFE,
-/// U+FFFF) written as `\u{..}`, as is CR. Callers pass text already made printable;
-/// this is the last guard.
+/// `text` fit for XML 1.0 text and attributes: the characters XML cannot hold even
+/// as references (C0 controls but tab, newline and CR; U+FFFE, U+FFFF) written as
+/// `\u{..}`, as is CR, then markup escaped. Callers pass text already made
+/// printable; this is the last guard.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            '&' => out += "&amp;",
-            '<' => out += "&lt;",
-            '>' => out += "&gt;",
-            '"' => out += "&quot;",
-            '\'' => out += "&apos;",
             '\t' | '\n' => out.push(c),
             c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{fffe}' || c == '\u{ffff}' => {
                 out += &format!("\\u{{{:x}}}", c as u32);
@@ -112,7 +107,7 @@ pub fn escape(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    html_text(&out)
 }
 
 #[cfg(test)]

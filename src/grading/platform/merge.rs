@@ -25,8 +25,8 @@ pub enum MergeError {
         /// Why.
         reason: String,
     },
-    /// An input is no report `grade` writes.
-    #[error("{path}: not a {kind} that `reversi grade` writes: {reason}")]
+    /// An input is no report `grade` (or `arena`) writes.
+    #[error("{path}: not a {kind} that `reversi` writes: {reason}")]
     NotAReport {
         /// The input.
         path: String,
@@ -273,7 +273,7 @@ fn merge_json(texts: &[(String, String)]) -> Result<(usize, String), MergeError>
         match &merged {
             None => merged = Some((report, path)),
             Some((first, first_path)) => {
-                for what in ["policy", "isolation"] {
+                for what in ["policy", "scoring", "isolation"] {
                     if first.get(what) != report.get(what) {
                         return Err(MergeError::Differ {
                             path: path.clone(),
@@ -296,7 +296,7 @@ fn merge_json(texts: &[(String, String)]) -> Result<(usize, String), MergeError>
 }
 
 /// Shards named `K/N` (by `inputs` inputs) are each of 1/N to N/N once, or none.
-fn check_shards(shards: &[String], inputs: usize) -> Result<(), MergeError> {
+pub(crate) fn check_shards(shards: &[String], inputs: usize) -> Result<(), MergeError> {
     if shards.is_empty() {
         return Ok(());
     }

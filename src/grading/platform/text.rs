@@ -26,6 +26,9 @@ fn write_report(
 ) -> std::fmt::Result {
     writeln!(text, "Student:   {}", printable(&grade.student))?;
     writeln!(text, "Policy:    {}", policy.description())?;
+    if let Some(rule) = grade.scoring.description() {
+        writeln!(text, "Scoring:   {rule}")?;
+    }
     writeln!(text, "Isolation: {}", isolation.words())?;
     if let Some(program) = &grade.program {
         writeln!(text, "Program:   {}", printable(program))?;

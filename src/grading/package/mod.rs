@@ -15,6 +15,13 @@
 //! library (`$ASNLIB`); it makes the library root's and private, then grades copies,
 //! the binary and the cases in a fresh private folder and the student's files in a
 //! fresh one others may enter, since the platform's own folders may allow neither.
+//!
+//! PrairieLearn ([`prairielearn`]): a course folder with the question (`info.json`
+//! naming the entrypoint, the cases in its `tests/`) and `serverFilesCourse/reversi/`
+//! (the binary and the entrypoint). GitHub Classroom ([`github_classroom`]): the
+//! template repository's `.github/` (the workflow, the binary, the cases and the
+//! grader step's script). Autolab ([`autolab`]): `autograde-Makefile` and
+//! `autograde.tar`.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -28,6 +35,10 @@ use zip::ZipWriter;
 use crate::grading::platform::vocareum;
 use crate::sandbox::policy::bundle_lines;
 
+mod autolab;
+mod github_classroom;
+mod prairielearn;
+
 /// The platforms a bundle is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Platform {
@@ -35,6 +46,12 @@ pub enum Platform {
     Gradescope,
     /// Vocareum's custom grading script (`grade.sh` and its files).
     Vocareum,
+    /// A PrairieLearn question graded externally, and its course files.
+    PrairieLearn,
+    /// GitHub Classroom's autograding workflow and its grader step.
+    GithubClassroom,
+    /// Autolab's `autograde-Makefile` and `autograde.tar`.
+    Autolab,
 }
 
 /// What the bundle's grading runs.
@@ -54,6 +71,16 @@ pub struct Recipe {
     /// Debian packages `setup.sh` installs besides bubblewrap (the students'
     /// language: `python3`, `openjdk-17-jdk`, ...).
     pub packages: Vec<String>,
+    /// The time the grading of a submission may take (`grade --budget`), in seconds.
+    pub budget: f64,
+    /// The points of all the cases (what a grading that failed is out of).
+    pub max_score: f64,
+    /// PrairieLearn: the grading image.
+    pub image: String,
+    /// PrairieLearn: the files the student uploads.
+    pub student_files: Vec<String>,
+    /// Autolab: the name the student's handin gets (the assessment's handin file).
+    pub handin: String,
 }
 
 /// Why a bundle cannot be written.
@@ -71,6 +98,12 @@ pub enum PackageError {
     /// The zip could not be written.
     #[error("cannot write the zip: {0}")]
     Zip(#[from] zip::result::ZipError),
+    /// A path too long for a tar header (ustar: 100 bytes, or 155 of folders and 100).
+    #[error("{path}: too long a path for autograde.tar (rename the case)")]
+    TarPath {
+        /// The path.
+        path: String,
+    },
 }
 
 /// Quotes `text` for a POSIX shell.
@@ -82,7 +115,7 @@ pub(crate) fn shell_quote(text: &str) -> String {
 /// `$BIN` left to the script. Every value is in `--flag=value` form and the
 /// submission comes after `--`: a value from the platform or the student (a name
 /// starting with `-`) is never read as an option.
-fn grade_line(recipe: &Recipe, report: &str) -> String {
+pub(crate) fn grade_line(recipe: &Recipe, report: &str) -> String {
     let mut flags: Vec<String> = Vec::new();
     if let Some(command) = &recipe.command {
         flags.push(shell_quote(&format!("--run={command}")));
@@ -241,16 +274,34 @@ pub fn write_bundle(
             path: out.display().to_string(),
         });
     }
-    let mut files: Vec<(String, Vec<u8>, u32)> = vec![("reversi".into(), fs::read(binary)?, 0o755)];
+    let (binary_at, cases_at) = match platform {
+        Platform::Gradescope | Platform::Vocareum => ("reversi", "cases"),
+        Platform::PrairieLearn => (prairielearn::BINARY, prairielearn::CASES),
+        Platform::GithubClassroom => (github_classroom::BINARY, github_classroom::CASES),
+        Platform::Autolab => (autolab::BINARY, autolab::CASES),
+    };
+    let mut files: Files = vec![(binary_at.into(), fs::read(binary)?, 0o755)];
     for entry in WalkDir::new(cases).sort_by_file_name() {
         let entry = entry.map_err(io::Error::from)?;
         if entry.file_type().is_file() {
             let relative = entry.path().strip_prefix(cases).unwrap_or(entry.path());
-            let name = format!("cases/{}", relative.to_string_lossy().replace('\\', "/"));
+            let name = format!(
+                "{cases_at}/{}",
+                relative.to_string_lossy().replace('\\', "/")
+            );
             files.push((name, fs::read(entry.path())?, 0o644));
         }
     }
     match platform {
+        Platform::PrairieLearn => {
+            files.extend(prairielearn::files(recipe));
+            write_folder(out, &files)
+        }
+        Platform::GithubClassroom => {
+            files.extend(github_classroom::files(recipe));
+            write_folder(out, &files)
+        }
+        Platform::Autolab => write_folder(out, &autolab::files(recipe, files)?),
         Platform::Gradescope => {
             files.push((
                 "setup.sh".into(),
@@ -275,8 +326,11 @@ pub fn write_bundle(
     }
 }
 
+/// A bundle's files: each path in the bundle, its bytes and its mode.
+type Files = Vec<(String, Vec<u8>, u32)>;
+
 /// The zip of `files`, written whole to a temporary beside `out`, then renamed.
-pub(crate) fn write_zip(out: &Path, files: &[(String, Vec<u8>, u32)]) -> Result<(), PackageError> {
+pub(crate) fn write_zip(out: &Path, files: &Files) -> Result<(), PackageError> {
     let folder = match out.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -294,7 +348,7 @@ pub(crate) fn write_zip(out: &Path, files: &[(String, Vec<u8>, u32)]) -> Result<
 }
 
 /// `files` under the new folder `out`, built beside it and renamed when complete.
-fn write_folder(out: &Path, files: &[(String, Vec<u8>, u32)]) -> Result<(), PackageError> {
+fn write_folder(out: &Path, files: &Files) -> Result<(), PackageError> {
     use std::os::unix::fs::PermissionsExt;
     let parent = match out.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),

@@ -15,19 +15,19 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
-use super::search::Searcher;
+use super::Searcher;
 use crate::board::{Board, Square};
 
 /// The exact solver splits nodes with at least this many empty cells.
-pub(super) const SPLIT_EMPTIES: u32 = 12;
+pub(in crate::engine) const SPLIT_EMPTIES: u32 = 12;
 
 /// The heuristic search splits nodes with at least this many plies left.
-pub(super) const SPLIT_DEPTH: i32 = 6;
+pub(in crate::engine) const SPLIT_DEPTH: i32 = 6;
 
 /// A flag raised when a split point's moves need no more search (one of them cut
 /// it off), seen by every search below it, through the flags of the split points
 /// above.
-pub(super) struct Abort<'a> {
+pub(in crate::engine) struct Abort<'a> {
     flag: AtomicBool,
     parent: Option<&'a Abort<'a>>,
 }
@@ -48,7 +48,7 @@ impl Abort<'_> {
 
 /// Where a search splits among threads, and the split points above a helper's search.
 #[derive(Clone, Copy)]
-pub(super) struct Parallel<'a> {
+pub(in crate::engine) struct Parallel<'a> {
     /// Exact solves split from this many empty cells (`u32::MAX`: never).
     split_empties: u32,
     /// Heuristic searches split from this many plies left (`i32::MAX`: never).
@@ -59,7 +59,7 @@ pub(super) struct Parallel<'a> {
 
 impl Parallel<'static> {
     /// A search on one thread: the serial search, unchanged.
-    pub(super) fn serial() -> Parallel<'static> {
+    pub(in crate::engine) fn serial() -> Parallel<'static> {
         Parallel {
             split_empties: u32::MAX,
             split_depth: i32::MAX,
@@ -69,7 +69,7 @@ impl Parallel<'static> {
 
     /// A search that splits from [`SPLIT_EMPTIES`] and [`SPLIT_DEPTH`]: to be run on
     /// a thread of a `rayon_core` pool (`ThreadPool::install`), whose threads it uses.
-    pub(super) fn splitting() -> Parallel<'static> {
+    pub(in crate::engine) fn splitting() -> Parallel<'static> {
         Parallel {
             split_empties: SPLIT_EMPTIES,
             split_depth: SPLIT_DEPTH,
@@ -92,20 +92,20 @@ impl Parallel<'_> {
 
     /// Whether an exact solve with `empties` empty cells splits.
     #[inline(always)]
-    pub(super) fn splits_endgame(&self, empties: u32) -> bool {
+    pub(in crate::engine) fn splits_endgame(&self, empties: u32) -> bool {
         empties >= self.split_empties
     }
 
     /// Whether a heuristic search `depth` plies deep splits.
     #[inline(always)]
-    pub(super) fn splits_heuristic(&self, depth: i32) -> bool {
+    pub(in crate::engine) fn splits_heuristic(&self, depth: i32) -> bool {
         depth >= self.split_depth
     }
 
     /// Whether a split point above has been cut off, so that this search's values
     /// are not wanted any more.
     #[inline]
-    pub(super) fn aborted(&self) -> bool {
+    pub(in crate::engine) fn aborted(&self) -> bool {
         self.abort.is_some_and(Abort::raised)
     }
 }
@@ -145,7 +145,7 @@ impl Best {
 /// proved it (exact, or a lower bound at beta): an upper bound of another move
 /// equal to it was found with the lower end at least as high, so some move reached
 /// it. The value is thus the serial search's, whichever move reached it first.
-pub(super) fn search_rest<'a, F>(
+pub(in crate::engine) fn search_rest<'a, F>(
     searcher: &mut Searcher<'a>,
     board: Board,
     rest: impl Iterator<Item = Square> + Send,
