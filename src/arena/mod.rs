@@ -7,16 +7,21 @@
 //! the reports ([`report`]).
 
 pub mod bank;
+pub mod bundle;
 pub mod game;
+pub mod grades;
 pub mod journal;
 pub mod legality;
 pub mod openings;
+pub mod page;
+pub mod platform;
 pub mod protocol;
 pub mod rating;
 pub mod record;
 pub mod reference;
 pub mod report;
 pub mod review;
+pub mod reviews;
 pub mod schedule;
 pub mod shard;
 

@@ -268,6 +268,11 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
 /// The JSON report: the header's fields, `players` (the standings), `games` (every
 /// game), and for a knockout `rounds`.
 pub fn json(header: &Header, results: &Results, standings: &[Standing]) -> String {
+    json_text(&json_value(header, results, standings))
+}
+
+/// The JSON report as a value, every string printable, for fields added by others.
+pub fn json_value(header: &Header, results: &Results, standings: &[Standing]) -> serde_json::Value {
     let report = Report {
         header,
         players: standings,
@@ -298,7 +303,12 @@ pub fn json(header: &Header, results: &Results, standings: &[Standing]) -> Strin
     };
     let mut value = serde_json::to_value(&report).expect("the report serializes");
     crate::printable::printable_json(&mut value);
-    serde_json::to_string_pretty(&value).expect("a JSON value serializes") + "\n"
+    value
+}
+
+/// The JSON report's text.
+pub fn json_text(value: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(value).expect("a JSON value serializes") + "\n"
 }
 
 /// Points (wins 1, draws 1/2) and games of `a` against `b`.
@@ -324,7 +334,7 @@ fn head_to_head(results: &Results, a: usize, b: usize) -> Option<(f64, u32)> {
 }
 
 /// The players' order in the crosstable: by score, then by name.
-fn ranking(standings: &[Standing]) -> Vec<usize> {
+pub fn ranking(standings: &[Standing]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..standings.len()).collect();
     order.sort_by(|&a, &b| {
         standings[b]

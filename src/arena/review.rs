@@ -9,7 +9,10 @@
 //! the best move; exact when both values are). Forced passes are not reviewed.
 
 use crate::board::Square;
-use crate::engine::fixed::{move_values, Evaluation, Strength};
+use std::time::Duration;
+
+use crate::engine::fixed::{move_values_in, Evaluation, Strength};
+use crate::engine::Engine;
 use crate::rules::{Color, Position};
 
 /// One reviewed move.
@@ -91,7 +94,10 @@ pub fn review(
             None => assert!(board.moves() == 0, "move {ply}, a pass, is not legal"),
         }
         if let (Some(square), true) = (played, position.to_move == player) {
-            let values = move_values(board, strength);
+            // A fresh engine sized for searches of about 50 ms (6 MB): a review of a
+            // class keeps the referee small.
+            let engine = Engine::for_time(Duration::from_millis(50));
+            let values = move_values_in(engine, board, strength);
             let (best, best_value) = values[0];
             // Equal values: the first in positional order, as the search would name it.
             let best = values

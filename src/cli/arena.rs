@@ -13,6 +13,7 @@ use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
+use crate::arena::grades::{self, Policy};
 use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
@@ -118,6 +119,28 @@ pub struct ArenaArgs {
     /// Write the crosstable as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// The depth of the game reviews in the reports (our engine, exact from 12
+    /// empty cells); 0: no reviews.
+    #[arg(long, value_name = "PLIES", default_value_t = arena::reviews::DEPTH, value_parser = clap::value_parser!(u32).range(0..=12))]
+    review_depth: u32,
+    /// Grade the students as a course does (docs/arena.md): `umea` beats naive,
+    /// `csu` C/B/A against a B-level reference, `knockout` a point per round won.
+    #[arg(long, value_enum)]
+    policy: Option<PolicyArg>,
+    /// The reference a policy grades against [default: `naive` if it played, else
+    /// the first --opponent].
+    #[arg(long, value_name = "PLAYER")]
+    grade_against: Option<String>,
+    /// Write the HTML page: standings, crosstable, every game replayable.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write JUnit XML: a testsuite per student, a testcase per game.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write Gradescope's results.json (with its leaderboard) for the one student of
+    /// the class (a submission).
+    #[arg(long, value_name = "FILE")]
+    gradescope: Option<PathBuf>,
     /// Go on with an earlier tournament of this class that was stopped (killed,
     /// Ctrl-C, a reboot): every game its journal holds is kept, unless a player's
     /// folder changed since, and the others are played. Give the options it had.
@@ -133,6 +156,61 @@ pub struct ArenaArgs {
     #[command(flatten)]
     #[command(next_help_heading = "Tri-state coordinates (--protocol tristate)")]
     conventions: ConventionArgs,
+}
+
+/// The policies of `--policy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PolicyArg {
+    /// Umea: a pass when it won more games than it lost against the naive opponent.
+    Umea,
+    /// CSU Tri-state: C every answer legal, B about as good as the reference, A better.
+    Csu,
+    /// A knockout: a point per round won.
+    Knockout,
+}
+
+/// The policy and reference of `--policy` and `--grade-against`, checked against
+/// the format and the players.
+fn grading(
+    args: &ArenaArgs,
+    format: Format,
+    players: &[String],
+    students: usize,
+) -> Result<Option<Grading>> {
+    let Some(policy) = args.policy else {
+        return Ok(None);
+    };
+    let policy = match policy {
+        PolicyArg::Umea => Policy::Umea,
+        PolicyArg::Csu => Policy::Csu,
+        PolicyArg::Knockout => Policy::Knockout,
+    };
+    if policy == Policy::Knockout && format != Format::Knockout {
+        return Err(bad(
+            "--policy",
+            "knockout grades a --format knockout".into(),
+        ));
+    }
+    if !policy.needs_reference() {
+        return Ok(Some((policy, None)));
+    }
+    let found = match &args.grade_against {
+        Some(name) => players.iter().position(|p| p == name),
+        None => players
+            .iter()
+            .position(|p| p == "naive")
+            .or((players.len() > students).then_some(students)),
+    };
+    match found {
+        Some(r) => Ok(Some((policy, Some(r)))),
+        None => Err(bad(
+            "--grade-against",
+            format!(
+                "no player named {:?} to grade against",
+                printable(args.grade_against.as_deref().unwrap_or("naive"))
+            ),
+        )),
+    }
 }
 
 fn bad(what: &str, message: String) -> anyhow::Error {
@@ -302,6 +380,21 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             ),
         ),
     };
+    if args.gradescope.is_some() && students.len() != 1 {
+        return Err(bad(
+            "--gradescope",
+            format!(
+                "results.json is one submission's: the class holds {} agents",
+                students.len()
+            ),
+        ));
+    }
+    let names: Vec<String> = students
+        .iter()
+        .chain(&opponents)
+        .map(Entrant::name)
+        .collect();
+    let grading = grading(args, format, &names, students.len())?;
     // Each answer's times are set per run; this one is replaced.
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let commands: Vec<&str> = opponents
@@ -390,12 +483,23 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             anchor_elo: args.anchor_elo,
         }),
     };
+    let grades = grading.map(|(policy, reference)| grades::grades(policy, &results, reference));
+    let strength = arena::reviews::strength(args.review_depth);
+    let reviews = (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength));
+    let extra = Extra {
+        grading: grading.zip(grades.as_deref()),
+        reviews: reviews.as_deref().map(|r| (strength, r)),
+        html: args.html.as_deref(),
+        junit: args.junit.as_deref(),
+        gradescope: args.gradescope.as_deref(),
+    };
     write_reports(
         &header,
         &results,
         &standings,
         (args.json.as_deref(), args.csv.as_deref()),
         args.games_dir.as_deref(),
+        &extra,
     )?;
 
     // Every game played and every report written: the journal has done its work.
@@ -552,17 +656,59 @@ fn settings(args: &ArenaArgs) -> Result<Settings> {
     Ok(settings)
 }
 
+/// A policy and the reference it grades against (an index in the players).
+type Grading = (Policy, Option<usize>);
+
+/// The reports beyond the core's: reviews and grades in every report, the HTML page,
+/// JUnit and Gradescope's results.json.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Extra<'a> {
+    /// The policy, its reference, and the students' grades.
+    pub grading: Option<(Grading, &'a [grades::Grade])>,
+    /// The reviews' strength and each game's reviews.
+    pub reviews: Option<(
+        crate::engine::fixed::Strength,
+        &'a [arena::reviews::GameReviews],
+    )>,
+    /// `--html`.
+    pub html: Option<&'a Path>,
+    /// `--junit`.
+    pub junit: Option<&'a Path>,
+    /// `--gradescope`.
+    pub gradescope: Option<&'a Path>,
+}
+
 /// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
-/// into `games_dir`, and the text report on standard output.
+/// into `games_dir`, `extra`'s, and the text report on standard output.
 pub(super) fn write_reports(
     header: &report::Header,
     results: &Results,
     standings: &[report::Standing],
     (json, csv): (Option<&Path>, Option<&Path>),
     games_dir: Option<&Path>,
+    extra: &Extra,
 ) -> Result<()> {
-    if let Some(path) = json {
-        write_whole(path, report::json(header, results, standings).as_bytes())?;
+    if json.is_some() || extra.html.is_some() {
+        let mut value = report::json_value(header, results, standings);
+        if let Some((_, reviews)) = extra.reviews {
+            arena::reviews::add_to_json(&mut value, results, reviews);
+        }
+        if let (Some(((policy, reference), grades)), Some(report)) =
+            (extra.grading, value.as_object_mut())
+        {
+            report.insert(
+                "grading".into(),
+                grades::json_field(policy, results, reference, grades),
+            );
+        }
+        if let Some(path) = json {
+            write_whole(path, report::json_text(&value).as_bytes())?;
+        }
+        if let Some(path) = extra.html {
+            let grades = extra.grading.map(|(_, g)| g);
+            let page = arena::page::page(header, results, standings, grades, &value);
+            write_whole(path, page.as_bytes())?;
+        }
     }
     if let Some(path) = csv {
         write_whole(path, report::csv(results, standings).as_bytes())?;
@@ -583,5 +729,136 @@ pub(super) fn write_reports(
             )?;
         }
     }
-    print_out(&report::text(header, results, standings))
+    let mut text = report::text(header, results, standings);
+    if let Some(((policy, reference), grades)) = extra.grading {
+        text += &grades::text(policy, results, reference, grades);
+    }
+    if let Some((strength, reviews)) = extra.reviews {
+        text += &arena::reviews::text(results, reviews, strength);
+    }
+    let extras = arena::platform::Extras {
+        reviews: extra.reviews.map(|(_, r)| r),
+        grades: extra.grading.map(|((policy, _), g)| (policy, g)),
+    };
+    if let Some(path) = extra.junit {
+        write_whole(path, arena::platform::junit(results, extras).as_bytes())?;
+    }
+    if let Some(path) = extra.gradescope {
+        let value = arena::platform::gradescope(results, standings, 0, &text, extras);
+        write_whole(path, report::json_text(&value).as_bytes())?;
+    }
+    print_out(&text)
+}
+
+/// The flags a gauntlet's bundle sets itself: not the TA's.
+const BUNDLE_SETS: &[&str] = &[
+    "--gradescope",
+    "--json",
+    "--csv",
+    "--html",
+    "--junit",
+    "--games-dir",
+    "--sandbox",
+    "--no-sandbox",
+];
+
+/// The seconds Gradescope's grading of a submission may take unless `--budget` says
+/// (its default timeout is 600 s), as `package` has it.
+const GRADESCOPE_BUDGET: f64 = 540.0;
+
+/// The answers a side gives in a game at most, for the budget's estimate: 30 moves
+/// and 2 passes from the standard start.
+const ANSWERS_PER_GAME: f64 = 32.0;
+
+/// `reversi package gradescope --arena FLAGS`: checks the arena's `flags` (a
+/// gauntlet against in-process references, the worst case of its games within the
+/// budget) and writes the bundle.
+pub(super) fn package(
+    flags: &str,
+    binary: &Path,
+    out: &Path,
+    packages: &[String],
+    budget: Option<Duration>,
+) -> Result<()> {
+    #[derive(clap::Parser)]
+    struct Flags {
+        #[command(flatten)]
+        arena: ArenaArgs,
+    }
+    let words: Vec<String> = flags.split_whitespace().map(str::to_string).collect();
+    if let Some(word) = words
+        .iter()
+        .find(|w| BUNDLE_SETS.iter().any(|f| w.split('=').next() == Some(*f)))
+    {
+        return Err(bad("--arena", format!("{word}: the bundle sets it itself")));
+    }
+    let parsed = <Flags as clap::Parser>::try_parse_from(
+        ["arena", "class"]
+            .into_iter()
+            .map(str::to_string)
+            .chain(words.iter().cloned()),
+    )
+    .map_err(|e| bad("--arena", e.to_string().trim().to_string()))?
+    .arena;
+    if parsed.format != FormatArg::Gauntlet {
+        return Err(bad("--arena", "a submission plays a gauntlet".into()));
+    }
+    if parsed.opponent.is_empty() {
+        return Err(bad(
+            "--arena",
+            "a gauntlet needs at least one --opponent".into(),
+        ));
+    }
+    for spec in &parsed.opponent {
+        if let Entrant::Agent(_) = opponent(spec)? {
+            return Err(bad(
+                "--arena",
+                format!("{spec}: the bundle holds no command; use naive or engine:depth=N"),
+            ));
+        }
+    }
+    if let Some(path) = &parsed.openings {
+        let text = fs::read_to_string(path)
+            .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+        openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
+    }
+    let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
+    let worst = parsed.build_seconds.as_secs_f64()
+        + parsed.opponent.len() as f64
+            * f64::from(parsed.games)
+            * ANSWERS_PER_GAME
+            * (seconds + parsed.start_allowance);
+    let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
+    if worst > budget {
+        return Err(bad(
+            "--arena",
+            format!(
+                "the games could take {worst:.0} s of CPU time (the build, then {} opponents x {}                  games x {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s;                  play fewer games or give less time a move",
+                parsed.opponent.len(),
+                parsed.games,
+                seconds + parsed.start_allowance
+            ),
+        ));
+    }
+    // The openings' file goes into the bundle, read there.
+    let mut kept = Vec::new();
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        if word == "--openings" {
+            rest.next();
+        } else if !word.starts_with("--openings=") {
+            kept.push(word.clone());
+        }
+    }
+    arena::bundle::write(&kept, parsed.openings.as_deref(), packages, binary, out)?;
+    print_out(&format!(
+        "wrote {} (a gauntlet against {}; at most {worst:.0} s of the agent's CPU time): upload          it as the assignment's autograder (Configure Autograder > Zip file upload)\n",
+        out.display(),
+        parsed
+            .opponent
+            .iter()
+            .map(|o| printable(o).into_owned())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
-use super::arena::{run, write_reports, ArenaArgs};
+use super::arena::{run, write_reports, ArenaArgs, Extra};
+use crate::arena::reviews;
 use crate::arena::{report, shard};
 use crate::grading::platform::merge::MergeError;
 use crate::printable::printable;
@@ -67,11 +68,18 @@ pub(super) fn command(command: &ArenaCommand) -> Result<()> {
         merged.anchor,
         merged.anchor_elo,
     );
+    // The games reviewed as one run reviews them (at the default depth).
+    let strength = reviews::strength(reviews::DEPTH);
+    let reviews = reviews::reviews(&merged.results, strength);
     write_reports(
         &merged.header,
         &merged.results,
         &standings,
         (args.json.as_deref(), args.csv.as_deref()),
         args.games_dir.as_deref(),
+        &Extra {
+            reviews: Some((strength, &reviews)),
+            ..Extra::default()
+        },
     )
 }

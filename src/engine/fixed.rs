@@ -109,11 +109,20 @@ fn value_with(engine: &mut Engine, board: Board, strength: Strength) -> Evaluati
 /// Every legal move of `board` with its value for the side to move (the reply's
 /// value at one ply less, negated), best first; equal values in positional order.
 pub fn move_values(board: Board, strength: Strength) -> Vec<(Square, Evaluation)> {
+    move_values_in(Engine::new(), board, strength)
+}
+
+/// [`move_values`] searched by `engine`, a fresh one (its table is its only state, so
+/// the values are the same on every call): a smaller table keeps a caller small.
+pub fn move_values_in(
+    mut engine: Engine,
+    board: Board,
+    strength: Strength,
+) -> Vec<(Square, Evaluation)> {
     let child_strength = Strength {
         depth: strength.depth.saturating_sub(1).max(1),
         ..strength
     };
-    let mut engine = Engine::new();
     let mut values: Vec<(Square, Evaluation)> = Squares(board.moves())
         .map(|square| {
             let reply = value_with(&mut engine, board.play(square), child_strength);

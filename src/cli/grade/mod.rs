@@ -721,8 +721,13 @@ pub struct PackageArgs {
     #[arg(value_enum)]
     platform: PlatformArg,
     /// The cases every submission runs.
-    #[arg(long, value_name = "DIR")]
-    cases: PathBuf,
+    #[arg(long, value_name = "DIR", required_unless_present = "arena")]
+    cases: Option<PathBuf>,
+    /// Package a gauntlet instead of cases (gradescope): the flags of `reversi arena`
+    /// each submission plays the references under, in one word each or as
+    /// `--flag value` (docs/arena.md).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true, conflicts_with_all = ["cases", "run"])]
+    arena: Option<String>,
     /// The student's program, with {submission} (as `grade --run`); without it,
     /// each submission is graded by what it holds (as `grade`).
     #[arg(long, value_name = "COMMAND")]
@@ -919,8 +924,22 @@ pub fn package(args: &PackageArgs) -> Result<()> {
     {
         return Err(GradeError::NoPlaceholder.into());
     }
+    if let Some(flags) = &args.arena {
+        let binary = match &args.binary {
+            Some(binary) => binary.clone(),
+            None => std::env::current_exe().context("cannot find this program's own file")?,
+        };
+        if !matches!(args.platform, PlatformArg::Gradescope) {
+            return Err(anyhow::anyhow!("--arena packages for gradescope only"));
+        }
+        return super::arena::package(flags, &binary, &args.out, &args.packages, args.budget);
+    }
+    let cases_folder = args
+        .cases
+        .clone()
+        .expect("clap requires --cases without --arena");
     // The cases must be readable cases: the same check `grade` makes.
-    let cases = find_cases(&args.cases)?;
+    let cases = find_cases(&cases_folder)?;
     case_visibility(&cases)?;
     let platform = match args.platform {
         PlatformArg::Gradescope => bundle::Platform::Gradescope,
@@ -973,7 +992,7 @@ pub fn package(args: &PackageArgs) -> Result<()> {
         Some(binary) => binary.clone(),
         None => std::env::current_exe().context("cannot find this program's own file")?,
     };
-    bundle::write_bundle(platform, &recipe, &args.cases, &binary, &args.out)?;
+    bundle::write_bundle(platform, &recipe, &cases_folder, &binary, &args.out)?;
     let next = match platform {
         bundle::Platform::Gradescope => {
             "upload it as the assignment's autograder (Configure Autograder > Zip file \

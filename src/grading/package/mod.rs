@@ -131,7 +131,7 @@ pub(crate) fn grade_line(recipe: &Recipe, report: &str) -> String {
 }
 
 /// Gradescope's `setup.sh`.
-fn gradescope_setup(recipe: &Recipe) -> String {
+pub(crate) fn gradescope_setup(recipe: &Recipe) -> String {
     let mut packages = vec!["bubblewrap".to_string()];
     packages.extend(recipe.packages.iter().map(|p| shell_quote(p)));
     format!(
@@ -183,11 +183,23 @@ print(", ".join(u.get("name") or u.get("email") or "" for u in users))' \
   "$ROOT/submission_metadata.json" 2>/dev/null)
 [ -n "$NAME" ] || NAME=submission
 {} > "$ROOT/results/grade.log" 2>&1
-status=$?
-cat -- "$ROOT/results/grade.log"
+{}"#,
+        bundle_lines("SOURCE", "SUBMISSION"),
+        grade_line(recipe, "--name=\"$NAME\" --gradescope=\"$RESULTS\""),
+        gradescope_ending("grade.log")
+    )
+}
+
+/// The end of a Gradescope `run_autograder` after the grading wrote its log to
+/// `$ROOT/results/LOG`: the log printed, and when `$RESULTS` was not written (the
+/// grading itself failed), a `results.json` of score 0 with the log's end.
+pub(crate) fn gradescope_ending(log: &str) -> String {
+    format!(
+        r#"status=$?
+cat -- "$ROOT/results/{log}"
 if [ ! -s "$RESULTS" ]; then
   # Grading itself failed (exit $status): tell the student, score 0.
-  python3 - "$RESULTS" "$ROOT/results/grade.log" <<'PY' || printf '{{"score": 0, "output": "The autograder failed; see its log."}}' > "$RESULTS"
+  python3 - "$RESULTS" "$ROOT/results/{log}" <<'PY' || printf '{{"score": 0, "output": "The autograder failed; see its log."}}' > "$RESULTS"
 import json, sys
 log = open(sys.argv[2], errors="replace").read()[-4000:]
 json.dump({{"score": 0, "output": "The autograder could not grade this submission:\n" + log}},
@@ -195,9 +207,7 @@ json.dump({{"score": 0, "output": "The autograder could not grade this submissio
 PY
 fi
 exit 0
-"#,
-        bundle_lines("SOURCE", "SUBMISSION"),
-        grade_line(recipe, "--name=\"$NAME\" --gradescope=\"$RESULTS\"")
+"#
     )
 }
 
@@ -320,7 +330,7 @@ pub fn write_bundle(
 type Files = Vec<(String, Vec<u8>, u32)>;
 
 /// The zip of `files`, written whole to a temporary beside `out`, then renamed.
-fn write_zip(out: &Path, files: &Files) -> Result<(), PackageError> {
+pub(crate) fn write_zip(out: &Path, files: &Files) -> Result<(), PackageError> {
     let folder = match out.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),

@@ -78,7 +78,7 @@ pub fn time(seconds: f64) -> String {
 /// A name (a student's folder, a case) as an attribute's value: on one line, its control
 /// characters escaped as the terminal shows them (a name cannot hold an element or
 /// a line break), then markup escaped.
-fn attribute(text: &str) -> String {
+pub fn attribute(text: &str) -> String {
     escape(&printable(text))
 }
 
@@ -96,7 +96,7 @@ fn one_line(text: &str) -> String {
 /// as references (C0 controls but tab, newline and CR; U+FFFE, U+FFFF) written as
 /// `\u{..}`, as is CR, then markup escaped. Callers pass text already made
 /// printable; this is the last guard.
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
