@@ -176,13 +176,7 @@ impl Ledger {
             random: game
                 .random
                 .iter()
-                .map(|m| {
-                    (
-                        m.number,
-                        m.side == Color::White,
-                        m.why == Chance::BankSpent,
-                    )
-                })
+                .map(|m| (m.number, m.side == Color::White, m.why == Chance::BankSpent))
                 .collect(),
         })
     }
