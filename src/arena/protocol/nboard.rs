@@ -75,7 +75,7 @@ impl Protocol for NBoard {
             conversation: Conversation::new(built, sandbox, terms),
             depth: self.depth,
             lax: terms.lax,
-            game: None,
+            history: History::default(),
             pings: 0,
         }))
     }
@@ -110,9 +110,8 @@ struct Seat<'a> {
     conversation: Conversation<'a>,
     depth: u32,
     lax: bool,
-    /// The game as it has seen it: the first position it was asked, the moves since,
-    /// and the position after its last answer.
-    game: Option<(Position, Vec<Option<Square>>, Position)>,
+    /// The game as it has seen it.
+    history: History,
     /// The pings sent.
     pings: u32,
 }
@@ -144,11 +143,19 @@ impl Seat<'_> {
             }
         }
     }
+}
 
-    /// The game so far in GGF, `position` its last.
-    fn game_text(&mut self, position: Position) -> String {
-        let (start, moves) = match self.game.take() {
-            // The opponent's move since its last answer: the cell that filled, if any.
+/// The game as an engine has seen it: the first position it was asked, the moves
+/// since, and the position after its last answer.
+#[derive(Default)]
+struct History(Option<(Position, Vec<Option<Square>>, Position)>);
+
+impl History {
+    /// The game so far in GGF, `position` its last: the opponent's move since the
+    /// engine's last answer (the cell that filled, or a pass) added; started again
+    /// from `position` if that does not lead to it.
+    fn text(&mut self, position: Position) -> String {
+        let (start, moves) = match self.0.take() {
             Some((start, mut moves, seen)) => {
                 let placed = (position.white | position.black) & !(seen.white | seen.black);
                 let square =
@@ -174,8 +181,16 @@ impl Seat<'_> {
             moves: moves.iter().map(|m| ggf::Move::plain(*m)).collect(),
             result: None,
         };
-        self.game = Some((start, moves, position));
+        self.0 = Some((start, moves, position));
         ggf::write(&game)
+    }
+
+    /// Adds the engine's answer `said` in `position` (the last given to `text`).
+    fn answered(&mut self, position: Position, said: Option<Square>) {
+        if let Some((_, moves, seen)) = &mut self.0 {
+            moves.push(said);
+            *seen = position.after(said.filter(|s| position.board().moves() & s.bit() != 0));
+        }
     }
 }
 
@@ -191,7 +206,7 @@ impl Player for Seat<'_> {
             self.conversation
                 .send(format!("nboard 2\nset depth {}\n", self.depth));
         }
-        let game = self.game_text(position);
+        let game = self.history.text(position);
         self.pings += 1;
         let ping = self.pings;
         self.conversation
@@ -209,11 +224,7 @@ impl Player for Seat<'_> {
         let said = std::str::from_utf8(&line).ok().and_then(parse);
         Ok(match said {
             Some(said) => {
-                if let Some((_, moves, seen)) = &mut self.game {
-                    moves.push(said);
-                    *seen =
-                        position.after(said.filter(|s| position.board().moves() & s.bit() != 0));
-                }
+                self.history.answered(position, said);
                 Answer {
                     verdict: Ok(said),
                     text,
@@ -248,5 +259,25 @@ mod tests {
         for bad in ["=== Z9", "F5", "===", "=== F5 F6"] {
             assert_eq!(parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn the_game_so_far_holds_both_sides_moves() {
+        let (f5, d6) = (Square::new(4, 5), Square::new(5, 3));
+        let start = super::super::line::START;
+        let mut history = History::default();
+        let first = history.text(start);
+        assert!(
+            first.ends_with("---O*--- ---*O--- -------- -------- -------- *];)"),
+            "{first}"
+        );
+        history.answered(start, Some(f5));
+        let next = start.play(f5).play(d6);
+        let text = history.text(next);
+        assert!(text.ends_with(" *]B[F5]W[D6];)"), "{text}");
+        assert_eq!(ggf::read(&text).unwrap().last(), next);
+        // A position the last does not lead to: the game starts again from it.
+        let text = history.text(start);
+        assert!(text.ends_with(" *];)"), "{text}");
     }
 }
