@@ -63,7 +63,7 @@ pub struct ArenaArgs {
     /// Games per pairing, in pairs with colours swapped on the same opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
     games: u32,
-    /// The time limit per move (line: the game's bank), passed to the agents exactly
+    /// The time limit per move (line, nboard: the game's bank), passed to the agents exactly
     /// as written here.
     #[arg(long, default_value = "1")]
     seconds: String,
