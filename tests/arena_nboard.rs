@@ -89,3 +89,42 @@ every_sandbox! {
         sandboxed::nothing_stayed("the arena", &world, &traces, &grading);
     }
 }
+
+/// A line that is no NBoard message before the answer: unreadable (strict), skipped
+/// under `--lax` (the answer after it then judged: a pass with a legal move).
+#[test]
+fn other_lines_are_unreadable_unless_lax() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = arena_class::class_of(dir.path(), "nboard.py", &["chatty"]);
+    let json = dir.path().join("out.json");
+    for (lax, reason, answer) in [
+        (false, "unreadable answer", "debug: thinking"),
+        (true, "pass with a legal move", "=== PA"),
+    ] {
+        let mut command = std::process::Command::new(BIN);
+        command
+            .arg("arena")
+            .arg(&class)
+            .args([
+                "--protocol",
+                "nboard",
+                "--opponent",
+                "naive",
+                "--games",
+                "1",
+            ])
+            .arg("--json")
+            .arg(&json);
+        if lax {
+            command.arg("--lax");
+        }
+        let output = command.output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(
+            forfeits_of(&report, "chatty"),
+            vec![(reason.to_string(), answer.to_string())],
+            "lax {lax}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 Answers `ping N` with `pong N` and ignores the other commands; at `go` it answers
 by its mode: `garbage` a line with a terminal escape, `illegal` `=== A1`, `pass`
 `=== PA`, `bad-move` `=== Z9/0.00`, `quits` exits 0, `crashes` exits 3, `silent`
-says nothing and waits."""
+says nothing and waits, `chatty` prints a debug line, then `=== PA`."""
 import sys
 import time
 
@@ -27,5 +27,8 @@ for line in sys.stdin:
             sys.exit(0)
         elif mode == "crashes":
             sys.exit(3)
+        elif mode == "chatty":
+            print("debug: thinking", flush=True)
+            print("=== PA", flush=True)
         elif mode == "silent":
             time.sleep(1000)
