@@ -14,6 +14,7 @@ use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::grades::{self, Policy};
+use crate::arena::protocol::nboard::NBoard;
 use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
@@ -50,8 +51,9 @@ pub struct ArenaArgs {
     #[arg(required = true)]
     class: Option<PathBuf>,
     /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
-    /// tristate (`./othello.sh board.txt` per move, 8x8) or line (`./othello.sh
-    /// Black|White` once per game, moves on standard input and output).
+    /// tristate (`./othello.sh board.txt` per move, 8x8), line (`./othello.sh
+    /// Black|White` once per game, moves on standard input and output) or nboard
+    /// (`./othello.sh` once per game, an NBoard engine).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
     protocol: String,
     /// How the players meet.
@@ -66,7 +68,7 @@ pub struct ArenaArgs {
     /// Games per pairing, in pairs with colours swapped on the same opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
     games: u32,
-    /// The time limit per move (line: the game's bank), passed to the agents exactly
+    /// The time limit per move (line, nboard: the game's bank), passed to the agents exactly
     /// as written here.
     #[arg(long, default_value = "1")]
     seconds: String,
@@ -78,6 +80,9 @@ pub struct ArenaArgs {
     /// came before it and whatever the exit status (default: exactly one line, exit 0).
     #[arg(long)]
     lax: bool,
+    /// nboard: the engines' search depth, sent as `set depth N` (1 to 60).
+    #[arg(long, value_name = "N", default_value_t = crate::arena::protocol::nboard::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
+    nboard_depth: u32,
     /// CPU time of an agent's compile step.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
     build_seconds: Duration,
@@ -291,6 +296,9 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     };
     let protocol: Box<dyn protocol::Protocol> = match args.protocol.as_str() {
         "cs561-task4" => Box::new(task4),
+        "nboard" => Box::new(NBoard {
+            depth: args.nboard_depth,
+        }),
         name => protocol::by_name(name, args.conventions.conventions())
             .expect("clap allows only known names"),
     };
@@ -632,6 +640,7 @@ fn settings(args: &ArenaArgs) -> Result<Settings> {
         ("--seconds", args.seconds.trim().to_string()),
         ("--start-allowance", args.start_allowance.to_string()),
         ("--lax", args.lax.to_string()),
+        ("--nboard-depth", args.nboard_depth.to_string()),
         (
             "--build-seconds",
             args.build_seconds.as_secs_f64().to_string(),

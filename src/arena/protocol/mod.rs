@@ -1,10 +1,13 @@
 //! How the referee talks to an agent: one adapter per protocol (`umea`, `tristate`:
-//! a process per move, [`per_move`]), each building an agent once and seating it for
+//! a process per move, [`per_move`]; `line`, `nboard`: a process per game,
+//! [`conversation`]), each building an agent once and seating it for
 //! each game. Every run of an agent is in
 //! the sandbox; each game gets the agent a private copy of its build, kept from one
 //! move to the next, which the opponent never sees.
 
+pub mod conversation;
 pub mod line;
+pub mod nboard;
 pub mod per_move;
 pub mod task4;
 pub mod tristate;
@@ -177,9 +180,12 @@ pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<
             notation: conventions.2,
         })),
         "cs561-task4" => Some(Box::new(task4::HANDOUT)),
+        "nboard" => Some(Box::new(nboard::NBoard {
+            depth: nboard::DEFAULT_DEPTH,
+        })),
         _ => None,
     }
 }
 
 /// The names of the protocols there are.
-pub const NAMES: &[&str] = &["umea", "tristate", "line", "cs561-task4"];
+pub const NAMES: &[&str] = &["umea", "tristate", "line", "cs561-task4", "nboard"];
