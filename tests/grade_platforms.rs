@@ -555,6 +555,11 @@ fn run_autolab(dir: &Path, work: &Path, sandbox: &str) -> (String, Value) {
         .arg(format!("--regid={AUTOGRADE_UID}"))
         .args(["--clear-groups", "sh", "-c", "make 2>&1"])
         .current_dir(work)
+        // (Autolab's make is no sub-make: under `make test` the inherited level
+        // would make it print "Entering directory" lines after the autoresult)
+        .env_remove("MAKELEVEL")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS")
         .env("HOME", work)
         .env("TMPDIR", dir.join("tmp"))
         .env("REVERSI_SANDBOX", sandbox)
