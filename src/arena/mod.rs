@@ -1,7 +1,7 @@
 //! The referee and tournament director (`reversi arena`, and `reversi umea match` on
 //! top of it): students' agents built and played in the sandbox through their
 //! course's protocol ([`protocol`], one adapter each), against references played in
-//! process ([`reference`]), in a gauntlet, a round robin or a knockout
+//! process ([`mod@reference`]), in a gauntlet, a round robin or a knockout
 //! ([`schedule`]), from balanced openings ([`openings`]); every answer judged
 //! ([`game`]: legality, CPU time, the answer's form) and every forfeit explained in
 //! the reports ([`report`]).

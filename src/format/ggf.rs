@@ -21,7 +21,7 @@
 //! written as GGS writes a resignation or a time out: the winner's full margin, `±64`.
 //!
 //! Values never hold `[`, `]`, `\` or a character outside printable ASCII when written:
-//! [`write`] replaces each such character of a name, place or time by `_`, so that any
+//! [`write()`] replaces each such character of a name, place or time by `_`, so that any
 //! GGF reader reads the line back (student folder names are not trusted).
 //!
 //! The reader takes what GGS and NBoard write: moves in either case, `PA` or `pass`,

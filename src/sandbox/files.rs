@@ -300,7 +300,7 @@ pub(super) fn unmount(path: &Path) {
 /// A folder a build (a student's compiled program) is kept in for the runs to read:
 /// `reversi-build-*` in the temporary folder, holding its lock, held while the
 /// build is in use so that a later grader removes the folder of one that was killed
-/// ([`super::leftovers`]), and `build/`, which the runs are shown (not the lock).
+/// (`sandbox::leftovers`), and `build/`, which the runs are shown (not the lock).
 /// Removed when dropped.
 #[derive(Debug)]
 pub struct BuildFolder {

@@ -528,7 +528,7 @@ fn restored(
 }
 
 /// The digest of what a submission's folder holds, by each entry's path, kind, size
-/// and times (its first [`DIGEST_ENTRIES`] in name order): another when a file is
+/// and times (its first `DIGEST_ENTRIES` in name order): another when a file is
 /// changed, added or removed.
 pub fn folder_digest(folder: &Path) -> String {
     let mut digest = Digest::new();

@@ -16,11 +16,11 @@
 //! the binary and the cases in a fresh private folder and the student's files in a
 //! fresh one others may enter, since the platform's own folders may allow neither.
 //!
-//! PrairieLearn ([`prairielearn`]): a course folder with the question (`info.json`
+//! PrairieLearn (`prairielearn.rs`): a course folder with the question (`info.json`
 //! naming the entrypoint, the cases in its `tests/`) and `serverFilesCourse/reversi/`
-//! (the binary and the entrypoint). GitHub Classroom ([`github_classroom`]): the
+//! (the binary and the entrypoint). GitHub Classroom (`github_classroom.rs`): the
 //! template repository's `.github/` (the workflow, the binary, the cases and the
-//! grader step's script). Autolab ([`autolab`]): `autograde-Makefile` and
+//! grader step's script). Autolab (`autolab.rs`): `autograde-Makefile` and
 //! `autograde.tar`.
 
 use std::fs::{self, File};
