@@ -122,13 +122,16 @@ pub trait Protocol: Sync {
     fn entry(&self) -> &'static str;
 
     /// Builds `agent` in `sandbox` once, before play: its build, or the fault that
-    /// forfeits all its games. An error is the referee's own failure.
+    /// forfeits all its games. An error is the referee's own failure. By default the
+    /// agent's folder, copied, is its build (no compile step).
     fn build(
         &self,
         agent: &Agent,
         sandbox: &Sandbox,
         terms: &Terms,
-    ) -> io::Result<Result<Built, Fault>>;
+    ) -> io::Result<Result<Built, Fault>> {
+        per_move::build(agent, sandbox, terms, None)
+    }
 
     /// Whether `--seconds` is a bank for the game rather than a limit per move.
     fn per_game(&self) -> bool {

@@ -14,8 +14,7 @@ use std::io;
 use std::time::Duration;
 
 use super::conversation::Conversation;
-use super::per_move::build;
-use super::{Agent, Built, Protocol, Terms};
+use super::{Built, Protocol, Terms};
 use crate::arena::game::{Answer, Fault, Player, Reason};
 use crate::board::Square;
 use crate::format::ggf;
@@ -54,15 +53,6 @@ impl Protocol for NBoard {
 
     fn per_game(&self) -> bool {
         true
-    }
-
-    fn build(
-        &self,
-        agent: &Agent,
-        sandbox: &Sandbox,
-        terms: &Terms,
-    ) -> io::Result<Result<Built, Fault>> {
-        build(agent, sandbox, terms, None)
     }
 
     fn seat<'a>(

@@ -134,31 +134,21 @@ pub fn build(
     } else {
         ":"
     };
-    let failed = |detail: String| {
-        Ok(Err(Fault {
-            reason: Reason::BuildFailed,
-            answer: String::new(),
-            detail,
-        }))
+    let program = Program {
+        command: step,
+        args: &args,
+        files: &[],
     };
-    let sandbox = sandbox.with_cpu(terms.build_seconds);
-    let run = match sandbox.run_from(
-        &Program {
-            command: step,
-            args: &args,
-            files: &[],
-        },
-        agent.folder.as_deref(),
-    ) {
+    let run = match build_step(
+        &sandbox.with_cpu(terms.build_seconds),
+        &program,
+        agent,
+        "the compile step",
+        terms,
+    )? {
         Ok(run) => run,
-        Err(e) if agent.folder.is_some() => {
-            return failed(format!("its folder could not be copied into its run: {e}"))
-        }
-        Err(e) => return Err(e),
+        Err(fault) => return Ok(Err(fault)),
     };
-    if let Some(detail) = build_failure(&run, "the compile step", terms)? {
-        return failed(detail);
-    }
     let tree = tempfile::Builder::new()
         .prefix("reversi-arena-")
         .tempdir()?;
@@ -166,9 +156,43 @@ pub fn build(
     Ok(Ok(Built { command, tree }))
 }
 
+/// The fault of a build that failed (`detail`, in words).
+pub(super) fn build_fault(detail: String) -> Fault {
+    Fault {
+        reason: Reason::BuildFailed,
+        answer: String::new(),
+        detail,
+    }
+}
+
+/// Runs a build step of `agent` (`step`, in words) in `sandbox`, the agent's folder
+/// copied into its run: the run, or the fault of a step that failed (its folder not
+/// copied, or its run not ending with status 0). An error is the referee's own.
+pub(super) fn build_step(
+    sandbox: &Sandbox,
+    program: &Program,
+    agent: &Agent,
+    step: &str,
+    terms: &Terms,
+) -> io::Result<Result<Run, Fault>> {
+    let run = match sandbox.run_from(program, agent.folder.as_deref()) {
+        Ok(run) => run,
+        Err(e) if agent.folder.is_some() => {
+            return Ok(Err(build_fault(format!(
+                "its folder could not be copied into its run: {e}"
+            ))))
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(match build_failure(&run, step, terms)? {
+        Some(detail) => Err(build_fault(detail)),
+        None => Ok(run),
+    })
+}
+
 /// Why a build step's run (`step` in words) failed, with its standard error's last
 /// lines; none when it exited with status 0. An error when the referee was stopped.
-pub(super) fn build_failure(run: &Run, step: &str, terms: &Terms) -> io::Result<Option<String>> {
+fn build_failure(run: &Run, step: &str, terms: &Terms) -> io::Result<Option<String>> {
     let detail = match run.ending {
         Ending::Exited(0) => return Ok(None),
         Ending::Exited(code) => format!("{step} exited with status {code}"),

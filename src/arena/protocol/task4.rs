@@ -14,7 +14,7 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use super::per_move::{build_failure, stderr_words};
+use super::per_move::{build_fault, build_step, stderr_words};
 use super::{Agent, Built, Protocol, Terms};
 use crate::arena::bank::Chance;
 use crate::arena::game::{Answer, Fault, Player, Reason};
@@ -75,13 +75,7 @@ impl Protocol for Task4 {
         sandbox: &Sandbox,
         terms: &Terms,
     ) -> io::Result<Result<Built, Fault>> {
-        let failed = |detail: String| {
-            Ok(Err(Fault {
-                reason: Reason::BuildFailed,
-                answer: String::new(),
-                detail,
-            }))
-        };
+        let failed = |detail: String| Ok(Err(build_fault(detail)));
         let building = sandbox
             .with_cpu(terms.build_seconds)
             .with_process_cpu_at_least(terms.build_seconds);
@@ -90,16 +84,16 @@ impl Protocol for Task4 {
             args: &[],
             files: &[],
         };
-        let run = match building.run_from(&program("make agent"), agent.folder.as_deref()) {
+        let run = match build_step(
+            &building,
+            &program("make agent"),
+            agent,
+            "`make agent`",
+            terms,
+        )? {
             Ok(run) => run,
-            Err(e) if agent.folder.is_some() => {
-                return failed(format!("its folder could not be copied into its run: {e}"))
-            }
-            Err(e) => return Err(e),
+            Err(fault) => return Ok(Err(fault)),
         };
-        if let Some(detail) = build_failure(&run, "`make agent`", terms)? {
-            return failed(detail);
-        }
         let built = tempfile::Builder::new()
             .prefix("reversi-arena-")
             .tempdir()?;
