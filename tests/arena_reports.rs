@@ -4,6 +4,8 @@
 //! markup (`tests/arena_reports/hostile.py`); games from late mid-game positions so
 //! that they are short and their reviews exact.
 
+#[path = "common/arena_class.rs"]
+mod arena_class;
 #[allow(dead_code)]
 #[path = "tree_browser/browser.rs"]
 mod chromium;
@@ -17,9 +19,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use arena_class::{late_positions, openings_in};
 use reversi::board::{Board, Square, Squares};
-use reversi::format::umea::{parse_position, position_text, START};
-use reversi::splitmix::SplitMix64;
+use reversi::format::umea::parse_position;
 use sandboxed::BIN;
 use serde_json::Value;
 
@@ -51,30 +53,11 @@ fn class(dir: &Path, agents: &[(&str, &str)]) -> PathBuf {
     class
 }
 
-/// `count` positions of seeded random games with `empties` empty cells, the side to
-/// move with a move.
+/// `count` positions of seeded random games (`seed`) with `empties` empty cells or
+/// fewer, the side to move with a move, as an openings file under `dir`.
 fn openings(dir: &Path, count: usize, empties: u32, seed: u64) -> PathBuf {
-    let mut random = SplitMix64::new(seed);
-    let mut lines = Vec::new();
-    while lines.len() < count {
-        let mut position = START;
-        loop {
-            let board = position.board();
-            let moves = board.moves();
-            if moves == 0 && board.pass().moves() == 0 {
-                break;
-            }
-            let empty = 64 - (position.white | position.black).count_ones();
-            if empty <= empties && moves != 0 {
-                lines.push(position_text(position));
-                break;
-            }
-            position = position.after((moves != 0).then(|| random.square_of(moves)));
-        }
-    }
-    let path = dir.join(format!("openings-{empties}-{seed}.txt"));
-    fs::write(&path, lines.join("\n") + "\n").unwrap();
-    path
+    let name = format!("openings-{empties}-{seed}.txt");
+    openings_in(dir, &name, &late_positions(seed, count, empties))
 }
 
 /// Runs `reversi arena` with `args`: exit code, stdout, stderr.

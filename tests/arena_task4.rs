@@ -9,14 +9,15 @@
 #[macro_use]
 #[path = "common/sandboxed.rs"]
 mod sandboxed;
+#[path = "common/arena_class.rs"]
+mod arena_class;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use reversi::format::umea::{parse_position, position_text, START};
-use reversi::rules::Position;
-use reversi::splitmix::SplitMix64;
+use arena_class::{empties, late_positions, openings_in, positions};
+use reversi::format::umea::parse_position;
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
 
@@ -60,48 +61,9 @@ fn class(dir: &Path, modes: &[&str]) -> PathBuf {
     class
 }
 
-/// Walks seeded random games; the positions `keep` accepts (the side to move with a
-/// move), one per game, until `count`.
-fn positions(count: usize, keep: impl Fn(Position) -> bool) -> Vec<Position> {
-    let mut random = SplitMix64::new(11);
-    let mut found = Vec::new();
-    while found.len() < count {
-        let mut position = START;
-        loop {
-            let board = position.board();
-            let moves = board.moves();
-            if moves == 0 && board.pass().moves() == 0 {
-                break;
-            }
-            if moves != 0 && keep(position) {
-                found.push(position);
-                break;
-            }
-            position = if moves == 0 {
-                position.after(None)
-            } else {
-                position.play(random.square_of(moves))
-            };
-        }
-    }
-    found
-}
-
-fn empties(position: Position) -> u32 {
-    64 - (position.white | position.black).count_ones()
-}
-
-/// Writes `positions` as an openings file under `dir`.
-fn openings(dir: &Path, positions: &[Position]) -> PathBuf {
-    let path = dir.join("openings.txt");
-    let lines: Vec<String> = positions.iter().map(|p| position_text(*p)).collect();
-    fs::write(&path, lines.join("\n") + "\n").unwrap();
-    path
-}
-
-/// Late positions of `n` empty cells or fewer.
+/// Late positions of `n` empty cells or fewer, written as an openings file under `dir`.
 fn late(dir: &Path, count: usize, n: u32) -> PathBuf {
-    openings(dir, &positions(count, |p| empties(p) <= n))
+    openings_in(dir, "openings.txt", &late_positions(11, count, n))
 }
 
 /// Runs `reversi arena CLASS --protocol cs561-task4` (the solver's folder shown) in
@@ -348,7 +310,7 @@ fn every_verdict_of_the_handout() {
 fn equal_discs_go_to_more_cpu_time_left() {
     let dir = tempfile::tempdir().unwrap();
     // One empty cell, whose move fills the board 32-32.
-    let tie = positions(1, |p| {
+    let tie = positions(11, 1, |p| {
         empties(p) == 1 && {
             let after = p.play(reversi::board::Square::from_index(
                 p.board().moves().trailing_zeros() as u8,
@@ -356,7 +318,7 @@ fn equal_discs_go_to_more_cpu_time_left() {
             after.white.count_ones() == 32
         }
     });
-    let openings = openings(dir.path(), &tie);
+    let openings = openings_in(dir.path(), "openings.txt", &tie);
     let class = class(dir.path(), &["first", "tie-burn"]);
     let (stdout, report) = arena(
         dir.path(),

@@ -9,6 +9,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use reversi::format::umea::{position_text, START};
+use reversi::rules::Position;
 use reversi::splitmix::SplitMix64;
 
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
@@ -39,12 +40,12 @@ pub fn class_of(dir: &Path, script: &str, modes: &[&str]) -> PathBuf {
     class
 }
 
-/// Late mid-game positions (`empties` empty cells, the side to move with a move),
-/// from seeded random games: short games. Written one a line to `openings.txt`.
-pub fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
-    let mut random = SplitMix64::new(5);
-    let mut lines = Vec::new();
-    while lines.len() < count {
+/// Walks seeded random games (`seed`): the positions `keep` accepts (the side to
+/// move with a move), one per game, until `count`.
+pub fn positions(seed: u64, count: usize, keep: impl Fn(Position) -> bool) -> Vec<Position> {
+    let mut random = SplitMix64::new(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
         let mut position = START;
         loop {
             let board = position.board();
@@ -52,9 +53,8 @@ pub fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
             if moves == 0 && board.pass().moves() == 0 {
                 break;
             }
-            let empty = 64 - (position.white | position.black).count_ones();
-            if empty <= empties && moves != 0 {
-                lines.push(position_text(position));
+            if moves != 0 && keep(position) {
+                found.push(position);
                 break;
             }
             position = if moves == 0 {
@@ -64,7 +64,29 @@ pub fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
             };
         }
     }
-    let path = dir.join("openings.txt");
+    found
+}
+
+/// The empty cells of `position`.
+pub fn empties(position: Position) -> u32 {
+    64 - (position.white | position.black).count_ones()
+}
+
+/// Late mid-game positions (`empties` empty cells, the side to move with a move),
+/// from seeded random games: short games. Written one a line to `openings.txt`.
+pub fn openings(dir: &Path, count: usize, empties: u32) -> PathBuf {
+    openings_in(dir, "openings.txt", &late_positions(5, count, empties))
+}
+
+/// `count` positions of seeded random games (`seed`) with at most `n` empty cells.
+pub fn late_positions(seed: u64, count: usize, n: u32) -> Vec<Position> {
+    positions(seed, count, |p| empties(p) <= n)
+}
+
+/// `positions` written one a line to `dir/name`.
+pub fn openings_in(dir: &Path, name: &str, positions: &[Position]) -> PathBuf {
+    let lines: Vec<String> = positions.iter().map(|&p| position_text(p)).collect();
+    let path = dir.join(name);
     fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
 }
