@@ -24,6 +24,7 @@ pub mod review;
 pub mod reviews;
 pub mod schedule;
 pub mod shard;
+pub mod uf;
 
 pub use game::{Forfeit, Game, Reason};
 

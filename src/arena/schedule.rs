@@ -114,7 +114,7 @@ pub struct Results {
 }
 
 /// A player whose build failed: every answer forfeits.
-struct Withdrawn(Fault);
+pub(super) struct Withdrawn(pub(super) Fault);
 
 impl Player for Withdrawn {
     fn answer(&mut self, _position: Position, _number: usize) -> io::Result<Answer> {
