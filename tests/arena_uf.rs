@@ -14,6 +14,7 @@ mod arena_class;
 mod validators;
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -255,4 +256,79 @@ fn the_pairings_options_are_refused_elsewhere() {
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
         assert!(stderr.contains(says), "{extra:?}: {stderr}");
     }
+}
+
+/// `package gradescope --arena '--format uf ...'` writes an autograder whose
+/// `run_autograder` grades a submission by the six pairings; the pairings' budget and
+/// options are checked when packaging.
+#[test]
+fn the_gradescope_bundle_plays_the_pairings() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).unwrap();
+    let zip = dir.path().join("autograder.zip");
+    let package = |flags: &str| {
+        Command::new(BIN)
+            .args(["package", "gradescope", "--arena", flags, "--out"])
+            .arg(&zip)
+            .output()
+            .unwrap()
+    };
+    for (flags, says) in [
+        (
+            "--format uf --seconds 5",
+            "then 6 games x 32 answers x 5.5 s",
+        ),
+        (
+            "--format uf --opponent naive",
+            "--opponent: --format uf plays",
+        ),
+    ] {
+        let out = package(flags);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flags}: {stderr}");
+        assert!(stderr.contains(says), "{flags}: {stderr}");
+        assert!(!zip.exists());
+    }
+    let out = package("--format uf --policy uf --seconds 1 --review-depth 0");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let root = dir.path().join("autograder");
+    zip::ZipArchive::new(fs::File::open(&zip).unwrap())
+        .unwrap()
+        .extract(root.join("source"))
+        .unwrap();
+    let submission = root.join("submission");
+    fs::create_dir_all(&submission).unwrap();
+    fs::copy(
+        sandboxed::root().join("tests/arena/uf.py"),
+        submission.join("uf.py"),
+    )
+    .unwrap();
+    let run = submission.join("othello.sh");
+    fs::write(
+        &run,
+        "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/uf.py\" first - \"$@\"\n",
+    )
+    .unwrap();
+    fs::set_permissions(&run, fs::Permissions::from_mode(0o755)).unwrap();
+    let status = Command::new("bash")
+        .arg(root.join("source/run_autograder"))
+        .env("AUTOGRADER", &root)
+        .env("REVERSI_SANDBOX", "bubblewrap")
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{status:?}");
+    let results = root.join("results/results.json");
+    validators::validate_gradescope(&results);
+    let json: Value = serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["tests"][0]["name"], "grade (uf): 0/6", "{json}");
+    assert_eq!(json["score"], 0.0);
+    let output = json["tests"][0]["output"].as_str().unwrap();
+    assert!(
+        output.contains("Beginner-Beginner 0-28 (needs 8): fail"),
+        "{output}"
+    );
 }

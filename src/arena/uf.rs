@@ -10,7 +10,7 @@ use super::game::{self, Player};
 use super::protocol::nboard::NBoard;
 use super::protocol::Protocol;
 use super::reference::Reference;
-use super::schedule::{Entrant, Played, Ready, Results, Tournament, Withdrawn};
+use super::schedule::{failures, Entrant, Played, Ready, Results, Tournament, Withdrawn};
 use crate::arena::protocol::line::START;
 use crate::course_search::uf::Level;
 
@@ -109,14 +109,7 @@ pub fn play(tournament: &Tournament, students: &[Entrant]) -> io::Result<Results
         .collect();
     let entrants: Vec<&Entrant> = students.iter().chain(&opponents).collect();
     let ready = tournament.build_all(&entrants, &vec![true; entrants.len()])?;
-    let build_failures = ready
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| match r {
-            Ready::Failed(fault) => Some((i, fault.clone())),
-            _ => None,
-        })
-        .collect();
+    let build_failures = failures(&ready);
     let level_index = |level: Level| {
         Level::ALL
             .iter()

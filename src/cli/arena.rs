@@ -853,10 +853,19 @@ pub(super) fn package(
     )
     .map_err(|e| bad("--arena", e.to_string().trim().to_string()))?
     .arena;
-    if parsed.format != FormatArg::Gauntlet {
-        return Err(bad("--arena", "a submission plays a gauntlet".into()));
+    let uf = parsed.format == FormatArg::Uf;
+    if parsed.format != FormatArg::Gauntlet && !uf {
+        return Err(bad(
+            "--arena",
+            "a submission plays a gauntlet or UF's pairings (--format uf)".into(),
+        ));
     }
-    if parsed.opponent.is_empty() {
+    if uf {
+        super::arena_uf::refuse(
+            [parsed.opponent.first().map(|_| "--opponent".to_string())],
+            &parsed.protocol,
+        )?;
+    } else if parsed.opponent.is_empty() {
         return Err(bad(
             "--arena",
             "a gauntlet needs at least one --opponent".into(),
@@ -876,19 +885,21 @@ pub(super) fn package(
         openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     }
     let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
+    let games = if uf {
+        arena::uf::PAIRINGS.len() as f64
+    } else {
+        parsed.opponent.len() as f64 * f64::from(parsed.games)
+    };
     let worst = parsed.build_seconds.as_secs_f64()
-        + parsed.opponent.len() as f64
-            * f64::from(parsed.games)
-            * ANSWERS_PER_GAME
-            * (seconds + parsed.start_allowance);
+        + games * ANSWERS_PER_GAME * (seconds + parsed.start_allowance);
     let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
     if worst > budget {
         return Err(bad(
             "--arena",
             format!(
-                "the games could take {worst:.0} s of CPU time (the build, then {} opponents x {}                  games x {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s;                  play fewer games or give less time a move",
-                parsed.opponent.len(),
-                parsed.games,
+                "the games could take {worst:.0} s of CPU time (the build, then {games} games x \
+                 {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s; \
+                 play fewer games or give less time a move",
                 seconds + parsed.start_allowance
             ),
         ));
@@ -904,14 +915,22 @@ pub(super) fn package(
         }
     }
     arena::bundle::write(&kept, parsed.openings.as_deref(), packages, binary, out)?;
+    let against = if uf {
+        "UF's six pairings against the example AI".to_string()
+    } else {
+        format!(
+            "a gauntlet against {}",
+            parsed
+                .opponent
+                .iter()
+                .map(|o| printable(o).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     print_out(&format!(
-        "wrote {} (a gauntlet against {}; at most {worst:.0} s of the agent's CPU time): upload          it as the assignment's autograder (Configure Autograder > Zip file upload)\n",
-        out.display(),
-        parsed
-            .opponent
-            .iter()
-            .map(|o| printable(o).into_owned())
-            .collect::<Vec<_>>()
-            .join(", ")
+        "wrote {} ({against}; at most {worst:.0} s of the agent's CPU time): upload it as \
+         the assignment's autograder (Configure Autograder > Zip file upload)\n",
+        out.display()
     ))
 }
