@@ -8,7 +8,7 @@ use std::io;
 
 use super::game::{self, Player};
 use super::protocol::nboard::NBoard;
-use super::protocol::Protocol;
+use super::protocol::{Protocol, Terms};
 use super::reference::Reference;
 use super::schedule::{failures, Entrant, Played, Ready, Results, Tournament, Withdrawn};
 use crate::arena::protocol::line::START;
@@ -72,9 +72,29 @@ fn example(level: Level) -> Reference {
     Reference::Uf(level)
 }
 
+/// The terms of `protocol` as the pairings apply them, in words for the reports: an
+/// NBoard agent's `set depth` is its level's; the last line says how the level is told.
+pub fn terms_words(protocol: &dyn Protocol, terms: &Terms) -> Vec<String> {
+    let mut words = if protocol.name() == "nboard" {
+        let first = NBoard {
+            depth: nboard_depth(Level::Beginner),
+        };
+        let told = format!("only `set depth {}`", nboard_depth(Level::Beginner));
+        first
+            .words(terms)
+            .into_iter()
+            .map(|line| line.replace(&told, "only `set depth N` of its level (below)"))
+            .collect()
+    } else {
+        protocol.words(terms)
+    };
+    words.push(level_words(protocol));
+    words
+}
+
 /// How the agent is told its level, in words for the reports: NBoard's `set depth`
 /// (the one strength setting a protocol has), else not at all.
-pub fn level_words(protocol: &dyn Protocol) -> String {
+fn level_words(protocol: &dyn Protocol) -> String {
     if protocol.name() == "nboard" {
         let depths: Vec<String> = Level::ALL
             .iter()
@@ -238,6 +258,91 @@ mod tests {
             );
         }
         assert_eq!(Rules::STANDARD.start, START);
+    }
+
+    #[test]
+    fn an_nboard_agent_is_told_its_levels_depth() {
+        let terms = Terms {
+            seconds: 1.0,
+            seconds_text: "1".into(),
+            start_allowance: std::time::Duration::ZERO,
+            lax: false,
+            build_seconds: std::time::Duration::from_secs(1),
+            per_game: true,
+        };
+        let words = terms_words(&NBoard { depth: 8 }, &terms).join("\n");
+        assert!(
+            words.contains("only `set depth N` of its level (below)"),
+            "{words}"
+        );
+        assert!(!words.contains("set depth 8"), "{words}");
+        assert!(words.contains("(Beginner 1, Intermediate 2, Advanced 4)"));
+        let umea = terms_words(&crate::arena::protocol::umea::Umea, &terms).join("\n");
+        assert!(umea.ends_with(
+            "levels: umea passes no level: the agent is the same program in all six pairings"
+        ));
+    }
+
+    /// The six games of a student whose Black is `black(level)`.
+    fn results_of(black: impl Fn(Level) -> Box<dyn Player>) -> Results {
+        let games = PAIRINGS
+            .iter()
+            .map(|pairing| {
+                let mut white = example(pairing.white).seat();
+                let game = game::play(white.as_mut(), black(pairing.black).as_mut(), START);
+                Played {
+                    white: 1 + Level::ALL.iter().position(|&l| l == pairing.white).unwrap(),
+                    black: 0,
+                    game: game.unwrap(),
+                }
+            })
+            .collect();
+        Results {
+            players: ["student", "uf:beginner", "uf:intermediate", "uf:advanced"]
+                .map(String::from)
+                .to_vec(),
+            students: 1,
+            build_failures: Vec::new(),
+            games,
+            rounds: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_grade_counts_pairings_passed() {
+        let exact = results_of(|level| example(level).seat());
+        let (mark, points, max, why) = grade(&exact, 0);
+        assert_eq!((mark.as_str(), points, max), ("6/6", 6.0, 6.0), "{why}");
+        assert!(
+            why.starts_with("Beginner-Beginner 8-56 (needs 8): pass; "),
+            "{why}"
+        );
+        // Advanced at every level: 50-14 against Beginner falls short of 56.
+        let advanced = results_of(|_| example(Level::Advanced).seat());
+        let (mark, _, _, why) = grade(&advanced, 0);
+        assert_eq!(mark, "5/6");
+        assert!(
+            why.contains("Intermediate-Beginner 50-14 (needs 56): fail"),
+            "{why}"
+        );
+        let fault = super::super::game::Fault {
+            reason: super::super::game::Reason::BuildFailed,
+            answer: String::new(),
+            detail: String::new(),
+        };
+        let withdrawn = results_of(|_| Box::new(Withdrawn(fault.clone())));
+        let (mark, points, _, why) = grade(&withdrawn, 0);
+        assert_eq!((mark.as_str(), points), ("0/6", 0.0));
+        assert!(
+            why.starts_with("Beginner-Beginner forfeited (build failed at move 1; needs 8): fail"),
+            "{why}"
+        );
+        // Games that are not the pairings' grade nothing.
+        let mut other = exact.clone();
+        other.games.swap(0, 2);
+        assert_eq!(grade(&other, 0).0, "none");
+        other.games.pop();
+        assert_eq!(grade(&other, 0).0, "none");
     }
 
     #[test]

@@ -517,11 +517,11 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         seed: args.seed,
         openings: openings_words,
         sandbox: sandbox.isolation().words(),
-        terms: protocol
-            .words(&terms)
-            .into_iter()
-            .chain(uf.then(|| arena::uf::level_words(protocol)))
-            .collect(),
+        terms: if uf {
+            arena::uf::terms_words(protocol, &terms)
+        } else {
+            protocol.words(&terms)
+        },
         ratings: format!(
             "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
              anchored on {} at {}",
