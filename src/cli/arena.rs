@@ -40,6 +40,9 @@ enum FormatArg {
     /// No games: each student asked once for a move in each of --positions, each
     /// answer judged (CSU's minimum standard).
     Legality,
+    /// UF CAP4053's six pairings: each student as Black against the example AI as
+    /// White at the pairing's level, one game each from the standard start.
+    Uf,
 }
 
 /// Arguments of `reversi arena`.
@@ -129,7 +132,8 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "PLIES", default_value_t = arena::reviews::DEPTH, value_parser = clap::value_parser!(u32).range(0..=12))]
     review_depth: u32,
     /// Grade the students as a course does (docs/arena.md): `umea` beats naive,
-    /// `csu` C/B/A against a B-level reference, `knockout` a point per round won.
+    /// `csu` C/B/A against a B-level reference, `knockout` a point per round won, `uf`
+    /// a point per UF pairing passed (--format uf).
     #[arg(long, value_enum)]
     policy: Option<PolicyArg>,
     /// The reference a policy grades against [default: `naive` if it played, else
@@ -172,6 +176,9 @@ enum PolicyArg {
     Csu,
     /// A knockout: a point per round won.
     Knockout,
+    /// UF CAP4053: a point per pairing (--format uf) in which it reached the example
+    /// AI's own black count, of 6.
+    Uf,
 }
 
 /// The policy and reference of `--policy` and `--grade-against`, checked against
@@ -189,7 +196,14 @@ fn grading(
         PolicyArg::Umea => Policy::Umea,
         PolicyArg::Csu => Policy::Csu,
         PolicyArg::Knockout => Policy::Knockout,
+        PolicyArg::Uf => Policy::Uf,
     };
+    if policy == Policy::Uf && args.format != FormatArg::Uf {
+        return Err(bad(
+            "--policy",
+            "uf grades a --format uf (UF's six pairings)".into(),
+        ));
+    }
     if policy == Policy::Knockout && format != Format::Knockout {
         return Err(bad(
             "--policy",
@@ -337,7 +351,22 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
         FormatArg::Legality => return legality(args, class, protocol, &terms),
+        // Its own schedule (`arena::uf::play`); a gauntlet against the example AI.
+        FormatArg::Uf => Format::Gauntlet,
     };
+    let uf = args.format == FormatArg::Uf;
+    if uf {
+        let given = |flag: &str, on: bool| on.then(|| flag.to_string());
+        super::arena_uf::refuse(
+            [
+                given("--opponent", !args.opponent.is_empty()),
+                given("--openings", args.openings.is_some()),
+                given("--shard", args.shard.is_some()),
+                given("--resume", args.resume),
+            ],
+            &args.protocol,
+        )?;
+    }
     let students = students(class, protocol.entry())?;
     let opponents = args
         .opponent
@@ -358,7 +387,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 .into(),
         ));
     }
-    if format == Format::Gauntlet && opponents.is_empty() {
+    if format == Format::Gauntlet && opponents.is_empty() && !uf {
         return Err(bad(
             "--opponent",
             "a gauntlet needs at least one opponent".into(),
@@ -368,6 +397,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         return Err(bad("--anchor-elo", "expected a number".into()));
     }
     let (openings_list, openings_words) = match &args.openings {
+        _ if uf => (
+            vec![arena::protocol::line::START],
+            "every game from the standard start, Black first (UF's pairings)".into(),
+        ),
         _ if protocol.start().is_some() => (
             protocol.start().into_iter().collect(),
             format!(
@@ -401,6 +434,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         .iter()
         .chain(&opponents)
         .map(Entrant::name)
+        .chain(uf.then(super::arena_uf::opponents).into_iter().flatten())
         .collect();
     let grading = grading(args, format, &names, students.len())?;
     // Each answer's times are set per run; this one is replaced.
@@ -446,7 +480,12 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ledger: ledger.as_ref(),
         ..tournament
     };
-    let results = match tournament.run(format, &students, &opponents) {
+    let played = if uf {
+        arena::uf::play(&tournament, &students)
+    } else {
+        tournament.run(format, &students, &opponents)
+    };
+    let results = match played {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(Stopped {
                 journal: ledger.is_some(),
@@ -468,16 +507,21 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let header = report::Header {
         protocol: protocol.name().into(),
         format: match format {
+            _ if uf => "uf",
             Format::Gauntlet => "gauntlet",
             Format::RoundRobin => "round-robin",
             Format::Knockout => "knockout",
         }
         .into(),
-        games_per_pairing: tournament.games,
+        games_per_pairing: if uf { 1 } else { tournament.games },
         seed: args.seed,
         openings: openings_words,
         sandbox: sandbox.isolation().words(),
-        terms: protocol.words(&terms),
+        terms: if uf {
+            arena::uf::terms_words(protocol, &terms)
+        } else {
+            protocol.words(&terms)
+        },
         ratings: format!(
             "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
              anchored on {} at {}",
@@ -809,10 +853,19 @@ pub(super) fn package(
     )
     .map_err(|e| bad("--arena", e.to_string().trim().to_string()))?
     .arena;
-    if parsed.format != FormatArg::Gauntlet {
-        return Err(bad("--arena", "a submission plays a gauntlet".into()));
+    let uf = parsed.format == FormatArg::Uf;
+    if parsed.format != FormatArg::Gauntlet && !uf {
+        return Err(bad(
+            "--arena",
+            "a submission plays a gauntlet or UF's pairings (--format uf)".into(),
+        ));
     }
-    if parsed.opponent.is_empty() {
+    if uf {
+        super::arena_uf::refuse(
+            [parsed.opponent.first().map(|_| "--opponent".to_string())],
+            &parsed.protocol,
+        )?;
+    } else if parsed.opponent.is_empty() {
         return Err(bad(
             "--arena",
             "a gauntlet needs at least one --opponent".into(),
@@ -832,19 +885,21 @@ pub(super) fn package(
         openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     }
     let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
+    let games = if uf {
+        arena::uf::PAIRINGS.len() as f64
+    } else {
+        parsed.opponent.len() as f64 * f64::from(parsed.games)
+    };
     let worst = parsed.build_seconds.as_secs_f64()
-        + parsed.opponent.len() as f64
-            * f64::from(parsed.games)
-            * ANSWERS_PER_GAME
-            * (seconds + parsed.start_allowance);
+        + games * ANSWERS_PER_GAME * (seconds + parsed.start_allowance);
     let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
     if worst > budget {
         return Err(bad(
             "--arena",
             format!(
-                "the games could take {worst:.0} s of CPU time (the build, then {} opponents x {}                  games x {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s;                  play fewer games or give less time a move",
-                parsed.opponent.len(),
-                parsed.games,
+                "the games could take {worst:.0} s of CPU time (the build, then {games} games x \
+                 {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s; \
+                 play fewer games or give less time a move",
                 seconds + parsed.start_allowance
             ),
         ));
@@ -860,14 +915,22 @@ pub(super) fn package(
         }
     }
     arena::bundle::write(&kept, parsed.openings.as_deref(), packages, binary, out)?;
+    let against = if uf {
+        "UF's six pairings against the example AI".to_string()
+    } else {
+        format!(
+            "a gauntlet against {}",
+            parsed
+                .opponent
+                .iter()
+                .map(|o| printable(o).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     print_out(&format!(
-        "wrote {} (a gauntlet against {}; at most {worst:.0} s of the agent's CPU time): upload          it as the assignment's autograder (Configure Autograder > Zip file upload)\n",
-        out.display(),
-        parsed
-            .opponent
-            .iter()
-            .map(|o| printable(o).into_owned())
-            .collect::<Vec<_>>()
-            .join(", ")
+        "wrote {} ({against}; at most {worst:.0} s of the agent's CPU time): upload it as \
+         the assignment's autograder (Configure Autograder > Zip file upload)\n",
+        out.display()
     ))
 }
