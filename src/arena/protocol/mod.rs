@@ -250,3 +250,34 @@ pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<
 
 /// The names of the protocols there are.
 pub const NAMES: &[&str] = &["umea", "tristate", "line", "cs561-task4", "nboard"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_nboard_opponent_banks_a_games_moves() {
+        let per_move = Terms {
+            seconds: 0.5,
+            seconds_text: "0.5".into(),
+            start_allowance: Duration::from_millis(500),
+            lax: false,
+            build_seconds: Duration::from_secs(60),
+            per_game: false,
+        };
+        assert!(Speaks::Tournament.own(&per_move).is_none());
+        let (protocol, terms) = Speaks::NBoard(3).own(&per_move).unwrap();
+        assert_eq!(protocol.name(), "nboard");
+        assert_eq!((terms.seconds, terms.per_game), (15.0, true));
+        assert_eq!(terms.start_allowance, per_move.start_allowance);
+        let words = Speaks::NBoard(3).words(&per_move).unwrap();
+        assert!(words.contains("30 times --seconds a move"), "{words}");
+        assert!(words.contains("a bank of 15 s") && words.contains("`set depth 3`"));
+        let per_game = Terms {
+            per_game: true,
+            ..per_move
+        };
+        let (_, terms) = Speaks::NBoard(3).own(&per_game).unwrap();
+        assert_eq!(terms.seconds, 0.5);
+    }
+}
