@@ -14,7 +14,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use reversi::arena::game::judge;
 use reversi::arena::protocol::umea::Umea;
-use reversi::arena::protocol::{Agent, Protocol, Terms};
+use reversi::arena::protocol::{Agent, Protocol, Speaks, Terms};
 use reversi::format::umea::{parse_position, position_text};
 use reversi::sandbox::{Isolation, Limits, Sandbox};
 
@@ -44,6 +44,7 @@ fn per_move(c: &mut Criterion) {
         name: "trivial".into(),
         folder: Some(folder.path().to_path_buf()),
         command: "./othello.sh".into(),
+        speaks: Speaks::Tournament,
     };
     let built = Umea.build(&agent, &sandbox, &terms).unwrap().unwrap();
     // A position where the side to move has no move: `pass` is the legal answer.

@@ -18,18 +18,7 @@ use serde_json::Value;
 
 /// `player`'s forfeits: (reason, answer).
 fn forfeits_of(report: &Value, player: &str) -> Vec<(String, String)> {
-    report["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| g["forfeit"]["player"] == player)
-        .map(|g| {
-            (
-                g["forfeit"]["reason"].as_str().unwrap().to_string(),
-                g["forfeit"]["answer"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    arena_class::forfeits(report, player, "answer")
 }
 
 every_sandbox! {

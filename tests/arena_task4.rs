@@ -16,7 +16,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use arena_class::{empties, late_positions, openings_in, positions};
+use arena_class::{empties, games_of, late_positions, openings_in, positions};
 use reversi::format::umea::parse_position;
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
@@ -96,27 +96,9 @@ fn arena(
     (String::from_utf8(output.stdout).unwrap(), report)
 }
 
-fn games_of<'a>(report: &'a Value, player: &str) -> Vec<&'a Value> {
-    report["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| g["white"] == player || g["black"] == player)
-        .collect()
-}
-
 /// `player`'s forfeits: (reason, detail).
 fn forfeits_of(report: &Value, player: &str) -> Vec<(String, String)> {
-    games_of(report, player)
-        .into_iter()
-        .filter(|g| g["forfeit"]["player"] == player)
-        .map(|g| {
-            (
-                g["forfeit"]["reason"].as_str().unwrap().to_string(),
-                g["forfeit"]["detail"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    arena_class::forfeits(report, player, "detail")
 }
 
 /// `player`'s random moves over the tournament: (bank spent, run failed), from the

@@ -41,10 +41,8 @@ impl Tournament<'_> {
         let faults = self.parallel(ready.len() * count, |i| {
             let position = positions[i % count];
             let mut player = match &ready[i / count] {
-                Ready::Built(built) => self.protocol.seat(built, self.sandbox, self.terms)?,
-                Ready::Reference(reference) => reference.seat(),
                 Ready::Failed(fault) => return Ok(Some(fault.clone())),
-                Ready::Elsewhere => unreachable!("every student is built"),
+                ready => self.seat(ready)?,
             };
             let answer = player.answer(position, 1)?;
             Ok(answer

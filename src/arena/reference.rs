@@ -1,15 +1,15 @@
 //! The references an agent plays against in the referee's own process (not
 //! sandboxed, not timed): the Umea course's naive opponent, the UF example AI at its
 //! levels (`course_search::uf`, the 8x8 standard rules), and our engine at a fixed
-//! strength (`engine::fixed`, deterministic: the same moves on every machine and at
-//! every load).
+//! depth or node budget (`engine::fixed`, deterministic: the same moves on every
+//! machine and at every load).
 
 use std::io;
 use std::time::Duration;
 
 use super::game::{Answer, Player};
 use crate::course_search::uf::{choose, Level};
-use crate::engine::fixed::{best_move, Strength};
+use crate::engine::fixed::{best_move, within_nodes, Strength};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
 use crate::eval::uf::UfExample;
 use crate::format::umea;
@@ -23,9 +23,16 @@ pub enum Reference {
     /// Our engine searching this many plies on every move, exact from twice as many
     /// empty cells (`engine::fixed`, as `reversi engine nboard` plays `set depth`).
     Depth(u32),
+    /// Our engine deepening within this many nodes on every move, exact once it
+    /// reaches the end within them (`engine::fixed::within_nodes`).
+    Nodes(u64),
     /// The UF CAP4053 example AI at one of its levels (minimax to depth 0, 1 or 3).
     Uf(Level),
 }
+
+/// The node budgets `engine:nodes=N` takes: from a depth of about 2 to a few minutes
+/// a move.
+pub const NODES: std::ops::RangeInclusive<u64> = 1_000..=1_000_000_000;
 
 /// The UF levels' names after `uf:`, weakest first.
 const UF_LEVELS: [(&str, Level); 3] = [
@@ -35,11 +42,12 @@ const UF_LEVELS: [(&str, Level); 3] = [
 ];
 
 impl Reference {
-    /// Its name in reports: `naive`, `engine:depth=N`, `uf:LEVEL`.
+    /// Its name in reports: `naive`, `engine:depth=N`, `engine:nodes=N`, `uf:LEVEL`.
     pub fn name(self) -> String {
         match self {
             Reference::Naive => "naive".into(),
             Reference::Depth(depth) => format!("engine:depth={depth}"),
+            Reference::Nodes(nodes) => format!("engine:nodes={nodes}"),
             Reference::Uf(level) => {
                 let (name, _) = UF_LEVELS
                     .iter()
@@ -50,8 +58,9 @@ impl Reference {
         }
     }
 
-    /// Reads `naive`, `engine:depth=N` (N from 1 to 30) or `uf:beginner`,
-    /// `uf:intermediate`, `uf:advanced`.
+    /// Reads `naive`, `engine:depth=N` (N from 1 to 30), `engine:nodes=N` (N from
+    /// [`NODES`]' start to its end, digits only) or `uf:beginner`, `uf:intermediate`,
+    /// `uf:advanced`.
     pub fn parse(text: &str) -> Option<Reference> {
         if text == "naive" {
             return Some(Reference::Naive);
@@ -62,6 +71,13 @@ impl Reference {
                 .find(|(each, _)| *each == name)
                 .map(|&(_, level)| Reference::Uf(level));
         }
+        if let Some(nodes) = text.strip_prefix("engine:nodes=") {
+            let nodes: u64 = nodes
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| nodes.parse().ok())??;
+            return NODES.contains(&nodes).then_some(Reference::Nodes(nodes));
+        }
         let depth: u32 = text.strip_prefix("engine:depth=")?.parse().ok()?;
         (1..=30).contains(&depth).then_some(Reference::Depth(depth))
     }
@@ -71,6 +87,7 @@ impl Reference {
         match self {
             Reference::Naive => Box::new(Naive),
             Reference::Depth(depth) => Box::new(AtDepth(Strength::plies(depth))),
+            Reference::Nodes(nodes) => Box::new(AtNodes(nodes)),
             Reference::Uf(level) => Box::new(Uf(level)),
         }
     }
@@ -94,6 +111,19 @@ struct AtDepth(Strength);
 impl Player for AtDepth {
     fn answer(&mut self, position: Position, _number: usize) -> io::Result<Answer> {
         let (said, _) = best_move(position.board(), self.0);
+        Ok(Answer {
+            verdict: Ok(said),
+            text: umea::answer(said),
+            cpu: Duration::ZERO,
+        })
+    }
+}
+
+struct AtNodes(u64);
+
+impl Player for AtNodes {
+    fn answer(&mut self, position: Position, _number: usize) -> io::Result<Answer> {
+        let said = within_nodes(position.board(), self.0).best;
         Ok(Answer {
             verdict: Ok(said),
             text: umea::answer(said),
@@ -127,6 +157,8 @@ mod tests {
         for text in [
             "naive",
             "engine:depth=3",
+            "engine:nodes=1000",
+            "engine:nodes=1000000000",
             "uf:beginner",
             "uf:intermediate",
             "uf:advanced",
@@ -135,5 +167,12 @@ mod tests {
         }
         assert_eq!(Reference::parse("uf:expert"), None);
         assert_eq!(Reference::parse("uf:Beginner"), None);
+        for bad in ["999", "1000000001", "+5000", "1e6", "", "5000 "] {
+            assert_eq!(
+                Reference::parse(&format!("engine:nodes={bad}")),
+                None,
+                "{bad}"
+            );
+        }
     }
 }

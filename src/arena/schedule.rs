@@ -29,7 +29,8 @@ pub enum Format {
 /// A player as the TA named it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Entrant {
-    /// An agent run in the sandbox (a student's folder, or `cmd:COMMAND`).
+    /// An agent run in the sandbox (a student's folder, `cmd:COMMAND` or
+    /// `nboard:COMMAND`).
     Agent(Agent),
     /// A reference run in the referee's process.
     Reference(Reference),
@@ -45,9 +46,13 @@ impl Entrant {
     }
 }
 
+/// An agent's own adapter and terms, when it does not speak the tournament's
+/// protocol ([`super::protocol::Speaks::own`]).
+type Own = Option<(Box<dyn Protocol + Send>, Terms)>;
+
 /// A player ready to play.
 pub(super) enum Ready {
-    Built(Built),
+    Built(Built, Own),
     Failed(Fault),
     Reference(Reference),
     /// Not built: it plays in another shard.
@@ -187,15 +192,34 @@ impl Tournament<'_> {
     ) -> io::Result<Vec<Ready>> {
         let built = self.parallel(entrants.len(), |i| match entrants[i] {
             _ if !playing[i] => Ok(Ready::Elsewhere),
-            Entrant::Agent(agent) => Ok(
-                match self.protocol.build(agent, self.sandbox, self.terms)? {
-                    Ok(built) => Ready::Built(built),
+            Entrant::Agent(agent) => {
+                let own = agent.speaks.own(self.terms);
+                let (protocol, terms): (&dyn Protocol, &Terms) = match &own {
+                    Some((protocol, terms)) => (protocol.as_ref(), terms),
+                    None => (self.protocol, self.terms),
+                };
+                Ok(match protocol.build(agent, self.sandbox, terms)? {
+                    Ok(built) => Ready::Built(built, own),
                     Err(fault) => Ready::Failed(fault),
-                },
-            ),
+                })
+            }
             Entrant::Reference(reference) => Ok(Ready::Reference(*reference)),
         })?;
         Ok(built)
+    }
+
+    /// Seats a player for one game: a built agent with its protocol under its terms
+    /// (the tournament's, or its own).
+    pub(super) fn seat<'a>(&'a self, ready: &'a Ready) -> io::Result<Box<dyn Player + 'a>> {
+        match ready {
+            Ready::Built(built, None) => self.protocol.seat(built, self.sandbox, self.terms),
+            Ready::Built(built, Some((protocol, terms))) => {
+                protocol.seat(built, self.sandbox, terms)
+            }
+            Ready::Failed(fault) => Ok(Box::new(Withdrawn(fault.clone()))),
+            Ready::Reference(reference) => Ok(reference.seat()),
+            Ready::Elsewhere => Err(io::Error::other("a player of another shard was seated")),
+        }
     }
 
     /// Runs `work(0..count)` on `jobs` threads; the results in index order.
@@ -284,22 +308,14 @@ impl Tournament<'_> {
             .protocol
             .start()
             .unwrap_or(self.openings[(fixture.index / 2) % self.openings.len()]);
-        let seat = |i: usize| -> io::Result<Box<dyn Player + '_>> {
-            match &ready[i] {
-                Ready::Built(built) => self.protocol.seat(built, self.sandbox, self.terms),
-                Ready::Failed(fault) => Ok(Box::new(Withdrawn(fault.clone()))),
-                Ready::Reference(reference) => Ok(reference.seat()),
-                Ready::Elsewhere => Err(io::Error::other("a player of another shard was seated")),
-            }
-        };
         if let Some(game) = self
             .ledger
             .and_then(|ledger| ledger.take(white, black, fixture.index, start))
         {
             return Ok(Played { white, black, game });
         }
-        let mut white_seat = seat(white)?;
-        let mut black_seat = seat(black)?;
+        let mut white_seat = self.seat(&ready[white])?;
+        let mut black_seat = self.seat(&ready[black])?;
         let mut game = game::play(white_seat.as_mut(), black_seat.as_mut(), start)?;
         game.bank = self.protocol.bank();
         if let Some(ledger) = self.ledger {

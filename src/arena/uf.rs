@@ -10,7 +10,7 @@ use super::game::{self, Player};
 use super::protocol::nboard::NBoard;
 use super::protocol::{Protocol, Terms};
 use super::reference::Reference;
-use super::schedule::{failures, Entrant, Played, Ready, Results, Tournament, Withdrawn};
+use super::schedule::{failures, Entrant, Played, Ready, Results, Tournament};
 use crate::arena::protocol::line::START;
 use crate::course_search::uf::Level;
 
@@ -144,10 +144,9 @@ pub fn play(tournament: &Tournament, students: &[Entrant]) -> io::Result<Results
             tournament.protocol
         };
         let mut black: Box<dyn Player + '_> = match &ready[student] {
-            Ready::Built(built) => protocol.seat(built, tournament.sandbox, tournament.terms)?,
-            Ready::Failed(fault) => Box::new(Withdrawn(fault.clone())),
-            Ready::Reference(reference) => reference.seat(),
-            Ready::Elsewhere => return Err(io::Error::other("a student was not built")),
+            // (a student speaks the tournament's protocol, at the pairing's level)
+            Ready::Built(built, _) => protocol.seat(built, tournament.sandbox, tournament.terms)?,
+            other => tournament.seat(other)?,
         };
         let mut white = example(pairing.white).seat();
         let game = game::play(white.as_mut(), black.as_mut(), START)?;
@@ -240,6 +239,7 @@ pub fn grade(results: &Results, student: usize) -> (String, f64, f64, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::schedule::Withdrawn;
     use crate::course_search::uf::play_game;
     use crate::eval::uf::UfExample;
     use crate::rules::Rules;

@@ -16,7 +16,7 @@ use super::UsageError;
 use crate::arena::grades::{self, Policy};
 use crate::arena::protocol::nboard::NBoard;
 use crate::arena::protocol::task4::Task4;
-use crate::arena::protocol::{self, Agent, Terms};
+use crate::arena::protocol::{self, Agent, Speaks, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
@@ -63,16 +63,19 @@ pub struct ArenaArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Gauntlet)]
     format: FormatArg,
     /// A reference or other player: `naive` (Umea's naive opponent),
-    /// `engine:depth=N` (our engine at a fixed depth), `uf:beginner`, `uf:intermediate`,
-    /// `uf:advanced` (the UF example AI), `cmd:COMMAND` (a command run
-    /// in the sandbox as an agent). Repeat for more.
+    /// `engine:depth=N` (our engine at a fixed depth, 1-30), `engine:nodes=N` (our
+    /// engine within N nodes a move, 1000-1000000000), `uf:beginner`, `uf:intermediate`,
+    /// `uf:advanced` (the UF example AI), `cmd:COMMAND` (a command run in the sandbox
+    /// as an agent), `nboard:COMMAND` (an NBoard engine run in the sandbox, whatever
+    /// --protocol). Repeat for more.
     #[arg(long, value_name = "SPEC")]
     opponent: Vec<String>,
     /// Games per pairing, in pairs with colours swapped on the same opening.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1000))]
     games: u32,
-    /// The time limit per move (line, nboard: the game's bank), passed to the agents exactly
-    /// as written here.
+    /// The CPU time limit per move (line, nboard: the game's bank). umea passes it to
+    /// the agents exactly as written here, line the bank's rest as msLeft; tristate and
+    /// nboard pass no clock (nboard: only `set depth`); cs561-task4 plays --bank.
     #[arg(long, default_value = "1")]
     seconds: String,
     /// CPU time allowed beyond --seconds for the start of an agent's runtime (a JVM,
@@ -83,7 +86,8 @@ pub struct ArenaArgs {
     /// came before it and whatever the exit status (default: exactly one line, exit 0).
     #[arg(long)]
     lax: bool,
-    /// nboard: the engines' search depth, sent as `set depth N` (1 to 60).
+    /// nboard and `nboard:` opponents: the engines' search depth, sent as `set depth
+    /// N` (1 to 60).
     #[arg(long, value_name = "N", default_value_t = crate::arena::protocol::nboard::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     nboard_depth: u32,
     /// CPU time of an agent's compile step.
@@ -263,6 +267,7 @@ fn students(class: &Path, entry: &str) -> Result<Vec<Entrant>> {
             name,
             folder: Some(path),
             command: format!("./{entry}"),
+            speaks: Speaks::Tournament,
         }));
     }
     if found.is_empty() {
@@ -275,17 +280,23 @@ fn students(class: &Path, entry: &str) -> Result<Vec<Entrant>> {
     Ok(found)
 }
 
-/// Reads an `--opponent`.
-fn opponent(spec: &str) -> Result<Entrant> {
-    if let Some(command) = spec.strip_prefix("cmd:") {
-        if command.trim().is_empty() {
-            return Err(bad("--opponent", "cmd: needs a command".into()));
+/// Reads an `--opponent`; `nboard:` engines are told `set depth nboard_depth`.
+fn opponent(spec: &str, nboard_depth: u32) -> Result<Entrant> {
+    for (prefix, speaks) in [
+        ("cmd:", Speaks::Tournament),
+        ("nboard:", Speaks::NBoard(nboard_depth)),
+    ] {
+        if let Some(command) = spec.strip_prefix(prefix) {
+            if command.trim().is_empty() {
+                return Err(bad("--opponent", format!("{prefix} needs a command")));
+            }
+            return Ok(Entrant::Agent(Agent {
+                name: spec.into(),
+                folder: None,
+                command: command.into(),
+                speaks,
+            }));
         }
-        return Ok(Entrant::Agent(Agent {
-            name: spec.into(),
-            folder: None,
-            command: command.into(),
-        }));
     }
     Reference::parse(spec)
         .map(Entrant::Reference)
@@ -293,8 +304,9 @@ fn opponent(spec: &str) -> Result<Entrant> {
             bad(
                 "--opponent",
                 format!(
-                    "expected naive, engine:depth=N (1-30), uf:beginner, uf:intermediate, \
-                     uf:advanced or cmd:COMMAND; found {spec:?}"
+                    "expected naive, engine:depth=N (1-30), engine:nodes=N (1000-1000000000), \
+                     uf:beginner, uf:intermediate, uf:advanced, cmd:COMMAND or nboard:COMMAND; \
+                     found {spec:?}"
                 ),
             )
         })
@@ -371,7 +383,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let opponents = args
         .opponent
         .iter()
-        .map(|spec| opponent(spec))
+        .map(|spec| opponent(spec, args.nboard_depth))
         .collect::<Result<Vec<_>>>()?;
     if format == Format::Knockout && args.shard.is_some() {
         return Err(bad(
@@ -520,7 +532,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         terms: if uf {
             arena::uf::terms_words(protocol, &terms)
         } else {
-            protocol.words(&terms)
+            terms_words(protocol, &terms, &opponents)
         },
         ratings: format!(
             "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
@@ -559,6 +571,26 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ledger.finish()?;
     }
     Ok(())
+}
+
+/// The terms in words: the protocol's, then those of each opponent speaking another
+/// (an `nboard:` engine's bank).
+fn terms_words(
+    protocol: &dyn protocol::Protocol,
+    terms: &Terms,
+    opponents: &[Entrant],
+) -> Vec<String> {
+    let mut words = protocol.words(terms);
+    for entrant in opponents {
+        if let Entrant::Agent(agent) = entrant {
+            if let Some(line) = agent.speaks.words(terms) {
+                if !words.contains(&line) {
+                    words.push(line);
+                }
+            }
+        }
+    }
+    words
 }
 
 /// The positions of an `--openings` or `--positions` file, and their words for the
@@ -872,10 +904,13 @@ pub(super) fn package(
         ));
     }
     for spec in &parsed.opponent {
-        if let Entrant::Agent(_) = opponent(spec)? {
+        if let Entrant::Agent(_) = opponent(spec, parsed.nboard_depth)? {
             return Err(bad(
                 "--arena",
-                format!("{spec}: the bundle holds no command; use naive or engine:depth=N"),
+                format!(
+                    "{spec}: the bundle holds no command; use naive, engine:depth=N or \
+                     engine:nodes=N"
+                ),
             ));
         }
     }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use super::sandbox::SandboxArgs;
 use super::{process_started, UsageError};
 use crate::arena::protocol::umea::Umea;
-use crate::arena::protocol::{Agent, Built, Protocol, Terms};
+use crate::arena::protocol::{Agent, Built, Protocol, Speaks, Terms};
 use crate::arena::{self, openings};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
 use crate::engine::{deadline_for, Engine};
@@ -169,6 +169,7 @@ fn run_match(args: &MatchArgs) -> Result<()> {
         name: name.into(),
         folder: None,
         command: command.into(),
+        speaks: Speaks::Tournament,
     };
     let protocol = Umea;
     let build = |agent: &Agent, terms: &Terms| -> Result<Built> {

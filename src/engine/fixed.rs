@@ -1,12 +1,17 @@
 //! The engine at a fixed strength, deterministic: a heuristic search of a fixed number
 //! of plies (as [`Engine::search_to_depth`]), and the exact solver once few cells are
-//! empty. No clock: the same position and strength give the same move and value on
-//! any machine, whatever its load. What `reversi engine nboard` plays at `set depth N`,
-//! and how a game's moves are reviewed.
+//! empty; or iterative deepening within a budget of nodes ([`within_nodes`]). No
+//! clock: the same position and strength give the same move and value on any machine,
+//! whatever its load. What `reversi engine nboard` plays at `set depth N`, what the
+//! referee's `engine:` references play, and how a game's moves are reviewed.
+
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, Square, Squares};
+use crate::eval::pattern::embedded;
 
-use super::{in_discs, Engine};
+use super::search::{Depth, Searcher};
+use super::{in_discs, Engine, Thought};
 
 /// How strongly to play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +142,56 @@ pub fn move_values_in(
     values
 }
 
+/// How far [`within_nodes`] can count past its budget: the nodes of one solve of the
+/// last empty cells (counted without a check: at most the 109,601 positions of every
+/// order of 8 moves, twice over for passes) and one node per level the search unwinds
+/// (at most 64).
+pub const NODES_OVERSHOOT: u64 = 2 * 109_601 + 64;
+
+/// Deepens within a budget of `nodes` positions rather than a clock, on one thread
+/// with a fresh table sized for the budget: heuristic iterations of 1, 2, ... plies
+/// (as [`Engine::search_to_depth`]), and once the empty cells are at most twice the
+/// plies (20 at most, as [`Strength::plies`]) an exact solve as the last iteration.
+/// The move is the deepest iteration's that completed within the budget (an iteration
+/// that reaches it is abandoned); when none did, the first legal move in square
+/// order. The same nodes in the same order on every machine: the move depends on the
+/// position and the budget alone. The thought's `nodes` counts every node, the
+/// abandoned iteration's included: at most `nodes` + [`NODES_OVERSHOOT`].
+pub fn within_nodes(board: Board, nodes: u64) -> Thought {
+    let mut engine = Engine::for_nodes(nodes);
+    let far = Instant::now() + Duration::from_secs(1 << 30);
+    let mut thought = Thought::default();
+    let mut order: Vec<Square> = Squares(board.moves()).collect();
+    let Some(&first) = order.first() else {
+        return thought;
+    };
+    thought.best = Some(first);
+    let empty = empties(board);
+    let mut searcher = Searcher::new(&mut engine.table, embedded(), far).with_node_limit(nodes);
+    for plies in 1..=empty {
+        let exact = empty <= Strength::plies(plies).exact_empties;
+        let depth = if exact {
+            Depth::End
+        } else {
+            Depth::Plies(plies as i32)
+        };
+        match searcher.root(board, depth, &mut order) {
+            Some(result) if result.complete => {
+                thought.best = Some(result.best);
+                thought.value = result.value;
+                thought.solved = exact;
+                thought.depth = if exact { empty } else { plies };
+            }
+            _ => break,
+        }
+        if exact {
+            break;
+        }
+    }
+    thought.nodes = searcher.nodes;
+    thought
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +224,82 @@ mod tests {
             .iter()
             .any(|(s, e)| Some(*s) == best && e.discs == evaluation.discs));
         assert_eq!(value(board, Strength::plies(3)).discs, evaluation.discs);
+    }
+
+    /// Positions from seeded random games, one per count of empty cells in `empties`.
+    fn sample(seed: u64, empties_list: &[u32]) -> Vec<Board> {
+        let mut random = crate::splitmix::SplitMix64::new(seed);
+        empties_list
+            .iter()
+            .map(|&n| loop {
+                let mut board = START.board();
+                while empties(board) > n {
+                    match random.step(board) {
+                        Some(next) => board = next,
+                        None => break,
+                    }
+                }
+                if empties(board) == n && board.moves() != 0 {
+                    break board;
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_node_budget_is_kept_to_within_the_overshoot() {
+        for board in sample(3, &[56, 40, 30, 22, 16, 9]) {
+            for budget in [1, 50, 1_000, 20_000, 300_000] {
+                let thought = within_nodes(board, budget);
+                assert!(
+                    thought.nodes <= budget + NODES_OVERSHOOT,
+                    "{} nodes for a budget of {budget}",
+                    thought.nodes
+                );
+                let best = thought.best.expect("a position with a move");
+                assert!(board.moves() & best.bit() != 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tiny_budget_plays_the_first_legal_move() {
+        let board = START.board();
+        let thought = within_nodes(board, 1);
+        assert_eq!(thought.best, Squares(board.moves()).next());
+        assert_eq!(thought.depth, 0);
+        // 1,000 nodes complete some iterations.
+        assert!(within_nodes(board, 1_000).depth >= 1);
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_same_move_every_time_and_on_every_thread() {
+        let boards = sample(9, &[50, 36, 24, 14]);
+        let budget = 200_000;
+        let alone: Vec<Thought> = boards.iter().map(|&b| within_nodes(b, budget)).collect();
+        assert_eq!(
+            alone,
+            boards
+                .iter()
+                .map(|&b| within_nodes(b, budget))
+                .collect::<Vec<_>>()
+        );
+        let together: Vec<Vec<Thought>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|_| {
+                    scope.spawn(|| {
+                        boards
+                            .iter()
+                            .map(|&b| within_nodes(b, budget))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(together.iter().all(|t| *t == alone));
+        // Within the budget, 14 empty cells are solved.
+        assert!(alone[3].solved, "{:?}", alone[3]);
     }
 
     #[test]

@@ -155,7 +155,12 @@ impl Engine {
     /// per position it can visit, so that a short search neither spends its time
     /// touching fresh memory nor leaves much of it to free at exit.
     pub fn for_time(budget: Duration) -> Engine {
-        let positions = (budget.as_secs_f64() * POSITIONS_PER_SECOND).max(1.0);
+        Engine::for_nodes((budget.as_secs_f64() * POSITIONS_PER_SECOND) as u64)
+    }
+
+    /// An engine whose table is sized for searches of about `nodes` positions.
+    fn for_nodes(nodes: u64) -> Engine {
+        let positions = (nodes as f64).max(1.0);
         let bits = (positions.log2().ceil() as u32).clamp(MIN_TABLE_BITS, TABLE_BITS);
         Engine::with_table(Table::new(bits))
     }

@@ -185,6 +185,9 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     /// The node count at which the clock is read next.
     next_check: u64,
+    /// The search stops once it has counted this many nodes
+    /// ([`Searcher::with_node_limit`]).
+    node_limit: u64,
     /// Set once the deadline has passed: every value computed after is meaningless.
     pub stopped: bool,
     /// ProbCut's margin in percent of [`PROBCUT_SIGMA`]; `None`: the heuristic search
@@ -233,6 +236,7 @@ impl<'a> Searcher<'a> {
             deadline,
             nodes: 0,
             next_check: CHECK_INTERVAL,
+            node_limit: u64::MAX,
             stopped: false,
             probcut_margin_percent: Some(PROBCUT_MARGIN_PERCENT),
             end_cut: None,
@@ -265,6 +269,17 @@ impl<'a> Searcher<'a> {
         self
     }
 
+    /// The same search stopping, as at its deadline, once it has counted `nodes`
+    /// nodes: on one thread the same nodes in the same order on every machine, so a
+    /// result found within the budget does not depend on the machine or its load.
+    /// The count can pass `nodes` by the nodes of one solve of the last empty cells
+    /// (counted without a check) and one node per level the search unwinds.
+    pub fn with_node_limit(mut self, nodes: u64) -> Searcher<'a> {
+        self.node_limit = nodes;
+        self.next_check = self.next_check.min(nodes);
+        self
+    }
+
     /// The same search with ProbCut's margins of `engine solve`
     /// ([`SOLVER_PROBCUT_MARGIN_PERCENT`]).
     pub fn with_solver_margins(mut self) -> Searcher<'a> {
@@ -282,7 +297,8 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Counts a node; true once the deadline has passed (or, in a helper thread, once
+    /// Counts a node; true once the deadline has passed or the node limit is reached
+    /// (or, in a helper thread, once
     /// a split point above has a cutoff: [`Parallel::aborted`]). The clock is read once
     /// [`CHECK_INTERVAL`] nodes have been counted since it last was, those of the
     /// last empty cells (which [`last_empties`] counts, without the clock) included.
@@ -290,8 +306,10 @@ impl<'a> Searcher<'a> {
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_INTERVAL;
-            self.stopped = Instant::now() >= self.deadline || self.parallel.aborted();
+            self.next_check = (self.nodes + CHECK_INTERVAL).min(self.node_limit);
+            self.stopped = self.nodes >= self.node_limit
+                || Instant::now() >= self.deadline
+                || self.parallel.aborted();
         }
         self.stopped
     }

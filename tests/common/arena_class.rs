@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use reversi::format::umea::{position_text, START};
 use reversi::rules::Position;
 use reversi::splitmix::SplitMix64;
+use serde_json::Value;
 
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
@@ -103,4 +104,28 @@ pub fn without_times(json: &str) -> serde_json::Value {
         }
     }
     report
+}
+
+/// The games of a JSON report that `player` played.
+pub fn games_of<'a>(report: &'a Value, player: &str) -> Vec<&'a Value> {
+    report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["white"] == player || g["black"] == player)
+        .collect()
+}
+
+/// `player`'s forfeits in a JSON report: (reason, the forfeit's `field`).
+pub fn forfeits(report: &Value, player: &str, field: &str) -> Vec<(String, String)> {
+    games_of(report, player)
+        .into_iter()
+        .filter(|g| g["forfeit"]["player"] == player)
+        .map(|g| {
+            (
+                g["forfeit"]["reason"].as_str().unwrap().to_string(),
+                g["forfeit"][field].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
 }

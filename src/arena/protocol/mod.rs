@@ -101,6 +101,64 @@ pub struct Agent {
     /// The shell command that starts it, run in its run folder; the protocol's
     /// arguments are appended.
     pub command: String,
+    /// The protocol it speaks.
+    pub speaks: Speaks,
+}
+
+/// The protocol an agent speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Speaks {
+    /// The tournament's (`--protocol`), under its terms.
+    #[default]
+    Tournament,
+    /// NBoard whatever the tournament's protocol (an `nboard:COMMAND` opponent), told
+    /// `set depth` this.
+    NBoard(u32),
+}
+
+/// The moves a side plays in a game without passes: an NBoard opponent's bank in a
+/// tournament whose `--seconds` is per move is as many moves' time.
+pub const MOVES_PER_GAME: u32 = 30;
+
+impl Speaks {
+    /// Its own adapter and terms, when not the tournament's (`terms`): an NBoard
+    /// opponent's bank is `--seconds` per game when that is a bank, else
+    /// [`MOVES_PER_GAME`] times the time per move.
+    pub fn own(self, terms: &Terms) -> Option<(Box<dyn Protocol + Send>, Terms)> {
+        match self {
+            Speaks::Tournament => None,
+            Speaks::NBoard(depth) => {
+                let seconds = if terms.per_game {
+                    terms.seconds
+                } else {
+                    terms.seconds * f64::from(MOVES_PER_GAME)
+                };
+                Some((
+                    Box::new(nboard::NBoard { depth }),
+                    Terms {
+                        seconds,
+                        seconds_text: seconds.to_string(),
+                        per_game: true,
+                        ..terms.clone()
+                    },
+                ))
+            }
+        }
+    }
+
+    /// Its terms in words for the reports, when not the tournament's.
+    pub fn words(self, terms: &Terms) -> Option<String> {
+        let (protocol, own) = self.own(terms)?;
+        let time = protocol.words(&own).swap_remove(0);
+        let bank = if terms.per_game {
+            "--seconds a game".to_string()
+        } else {
+            format!("{MOVES_PER_GAME} times --seconds a move")
+        };
+        Some(format!(
+            "nboard: opponents (NBoard engines, {bank}): {time}"
+        ))
+    }
 }
 
 /// An agent built: what each of its runs starts from.
@@ -192,3 +250,34 @@ pub fn by_name(name: &str, conventions: (Coords, Base, Notation)) -> Option<Box<
 
 /// The names of the protocols there are.
 pub const NAMES: &[&str] = &["umea", "tristate", "line", "cs561-task4", "nboard"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_nboard_opponent_banks_a_games_moves() {
+        let per_move = Terms {
+            seconds: 0.5,
+            seconds_text: "0.5".into(),
+            start_allowance: Duration::from_millis(500),
+            lax: false,
+            build_seconds: Duration::from_secs(60),
+            per_game: false,
+        };
+        assert!(Speaks::Tournament.own(&per_move).is_none());
+        let (protocol, terms) = Speaks::NBoard(3).own(&per_move).unwrap();
+        assert_eq!(protocol.name(), "nboard");
+        assert_eq!((terms.seconds, terms.per_game), (15.0, true));
+        assert_eq!(terms.start_allowance, per_move.start_allowance);
+        let words = Speaks::NBoard(3).words(&per_move).unwrap();
+        assert!(words.contains("30 times --seconds a move"), "{words}");
+        assert!(words.contains("a bank of 15 s") && words.contains("`set depth 3`"));
+        let per_game = Terms {
+            per_game: true,
+            ..per_move
+        };
+        let (_, terms) = Speaks::NBoard(3).own(&per_game).unwrap();
+        assert_eq!(terms.seconds, 0.5);
+    }
+}
