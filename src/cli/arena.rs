@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
 use super::arena_resume::{open_ledger, Stopped};
+use super::arena_suite;
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
@@ -16,6 +17,7 @@ use super::UsageError;
 use crate::arena::grades::{self, Policy};
 use crate::arena::protocol::nboard::NBoard;
 use crate::arena::protocol::task4::Task4;
+use crate::arena::protocol::tristate::Tristate;
 use crate::arena::protocol::{self, Agent, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::Results;
@@ -51,7 +53,8 @@ pub struct ArenaArgs {
     #[arg(required = true)]
     class: Option<PathBuf>,
     /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
-    /// tristate (`./othello.sh board.txt` per move, 8x8), line (`./othello.sh
+    /// tristate (`./othello.sh board.txt` per move; games 8x8, the legality suite
+    /// any shape), line (`./othello.sh
     /// Black|White` once per game, moves on standard input and output) or nboard
     /// (`./othello.sh` once per game, an NBoard engine).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
@@ -97,8 +100,9 @@ pub struct ArenaArgs {
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// --format legality: the suite's positions, Umea positions one a line (default:
-    /// a built-in seeded set of mid-game positions, some of them passes).
+    /// --format legality: the suite's positions: a file of Umea positions one a line,
+    /// or (--protocol tristate) a Tri-state board file or a folder of them, any shape
+    /// (default: a built-in seeded set of 8x8 mid-game positions, some of them passes).
     #[arg(long, value_name = "FILE")]
     positions: Option<PathBuf>,
     /// The seed of the openings' order and of the knockout's draw.
@@ -218,7 +222,7 @@ fn grading(
     }
 }
 
-fn bad(what: &str, message: String) -> anyhow::Error {
+pub(super) fn bad(what: &str, message: String) -> anyhow::Error {
     UsageError::BadArgument {
         what: what.into(),
         message,
@@ -531,6 +535,16 @@ fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> 
     Ok((list, words))
 }
 
+/// The Tri-state adapter in `--coords`, `--base` and `--notation`'s convention.
+fn tristate(args: &ArenaArgs) -> Tristate {
+    let (coords, base, notation) = args.conventions.conventions();
+    Tristate {
+        coords,
+        base,
+        notation,
+    }
+}
+
 /// The runs at once: `-j`, else the cores.
 fn jobs(args: &ArenaArgs) -> usize {
     match args.jobs {
@@ -561,19 +575,12 @@ fn legality(
         ));
     }
     let students = students(class, protocol.entry())?;
-    let (positions, words) = match &args.positions {
-        Some(path) => positions_file(path)?,
-        None => {
-            let (total, passes) = legality::BUILT_IN;
-            (
-                legality::built_in(args.seed),
-                format!(
-                    "{total} built-in mid-game positions of seed {}, {passes} of them passes",
-                    args.seed
-                ),
-            )
-        }
-    };
+    let (suite, words) = arena_suite::suite(
+        args.positions.as_deref(),
+        args.seed,
+        &args.protocol,
+        tristate(args),
+    )?;
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let jobs = jobs(args);
     sandbox::stop_on_signals();
@@ -589,7 +596,7 @@ fn legality(
         shard: None,
     };
     let sheets = tournament
-        .legality(&students, &positions)
+        .legality(&students, &suite)
         .context("the referee could not run the suite")?;
     let mut head = format!(
         "legality suite ({}): {words}; each answer legal, within the time, pass exactly \
@@ -609,11 +616,11 @@ fn legality(
             "terms": protocol.words(terms),
             "players": [],
             "games": [],
-            "legality": legality::json(&sheets, &positions),
+            "legality": legality::json(&sheets, &suite),
         });
         write_whole(path, format!("{report:#}\n").as_bytes())?;
     }
-    print_out(&(head + &legality::text(&sheets, &positions)))
+    print_out(&(head + &legality::text(&sheets, &suite)))
 }
 
 /// What decides this tournament's results, for its journal: every option that
