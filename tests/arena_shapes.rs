@@ -10,7 +10,7 @@ mod arena_class;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use arena_class::{arena, class_of, sheet_of};
+use arena_class::{arena, class_of, openings, sheet_of};
 use serde_json::Value;
 
 /// A 10x8 board, black to move, four discs in the middle.
@@ -210,4 +210,109 @@ fn bad_board_files_are_refused_before_any_answer() {
     let (code, _, stderr) = run("tristate", &over);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("the game is over"), "{stderr}");
+}
+
+#[test]
+fn csu_takes_its_c_from_the_suite_then_plays_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_of(dir.path(), "tristate.py", &["first", "skip", "illegal"]);
+    let folder = boards(dir.path());
+    let openings = openings(dir.path(), 2, 8);
+    let (json, junit) = (dir.path().join("out.json"), dir.path().join("out.xml"));
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--protocol",
+        "tristate",
+        "--opponent",
+        "engine:depth=1",
+        "--games",
+        "4",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--policy",
+        "csu",
+        "--positions",
+        folder.to_str().unwrap(),
+        "--review-depth",
+        "0",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    // The games were played, and the suite's sheets are in the report.
+    assert_eq!(report["games"].as_array().unwrap().len(), 12, "{stdout}");
+    assert!(report["legality_positions"]
+        .as_str()
+        .unwrap()
+        .starts_with("4 board files of"));
+    assert_eq!(sheet_of(&report, KEYS, "first"), (4, 4, vec![]));
+    assert_eq!(sheet_of(&report, KEYS, "skip").0, 1);
+    assert!(
+        stdout.contains("legality suite (csu's C): 4 board files of"),
+        "{stdout}"
+    );
+    let grade = |name: &str| {
+        report["grading"]["grades"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let first = grade("first");
+    assert_ne!(first["mark"], "none", "{first}");
+    assert!(first["why"]
+        .as_str()
+        .unwrap()
+        .starts_with("legality suite: 4/4 answered legally; scored "));
+    for (name, legal, wrong) in [
+        ("skip", 1, "pass with a legal move at position 1"),
+        ("illegal", 0, "illegal move at position 1"),
+    ] {
+        let grade = grade(name);
+        assert_eq!(grade["mark"], "none", "{grade}");
+        assert_eq!(grade["points"], 0.0);
+        let why = grade["why"].as_str().unwrap();
+        assert!(
+            why.starts_with(&format!(
+                "legality suite: {legal}/4 answered legally (the first wrong: {wrong}): no C"
+            )),
+            "{why}"
+        );
+        // Its games were forfeited too: losses, named.
+        assert!(why.ends_with("; 4 games forfeited (lost)"), "{why}");
+    }
+    // JUnit's grade testcase says why.
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("legality suite: 1/4 answered legally (the first wrong: pass with"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn csu_is_refused_where_no_suite_can_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_of(dir.path(), "tristate.py", &["first"]);
+    for (protocol, extra, words) in [
+        ("line", "--review-depth=0", "umea or tristate only"),
+        ("tristate", "--shard=1/2", "not in shards"),
+    ] {
+        let (code, _, stderr) = arena(&[
+            class.to_str().unwrap(),
+            "--protocol",
+            protocol,
+            "--opponent",
+            "naive",
+            "--policy",
+            "csu",
+            extra,
+        ]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(words), "{stderr}");
+    }
 }

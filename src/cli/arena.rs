@@ -15,6 +15,7 @@ use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::grades::{self, Policy};
+use crate::arena::legality::{Sheet, Suite};
 use crate::arena::protocol::nboard::NBoard;
 use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::tristate::Tristate;
@@ -100,10 +101,11 @@ pub struct ArenaArgs {
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// --format legality: the suite's positions: a file of Umea positions one a line,
-    /// or (--protocol tristate) a Tri-state board file or a folder of them, any shape
-    /// (default: a built-in seeded set of 8x8 mid-game positions, some of them passes).
-    #[arg(long, value_name = "FILE")]
+    /// --format legality and --policy csu: the legality suite's positions: a file of
+    /// Umea positions one a line, or (--protocol tristate) a Tri-state board file or a
+    /// folder of them, any shape (default: a built-in seeded set of 8x8 mid-game
+    /// positions, some of them passes).
+    #[arg(long, value_name = "FILE|DIR")]
     positions: Option<PathBuf>,
     /// The seed of the openings' order and of the knockout's draw.
     #[arg(long, default_value_t = 1)]
@@ -133,7 +135,8 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "PLIES", default_value_t = arena::reviews::DEPTH, value_parser = clap::value_parser!(u32).range(0..=12))]
     review_depth: u32,
     /// Grade the students as a course does (docs/arena.md): `umea` beats naive,
-    /// `csu` C/B/A against a B-level reference, `knockout` a point per round won.
+    /// `csu` C from the legality suite (--positions, run first), B/A against a B-level
+    /// reference, `knockout` a point per round won.
     #[arg(long, value_enum)]
     policy: Option<PolicyArg>,
     /// The reference a policy grades against [default: `naive` if it played, else
@@ -407,6 +410,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         .map(Entrant::name)
         .collect();
     let grading = grading(args, format, &names, students.len())?;
+    let suite = match grading {
+        Some((Policy::Csu, _)) => Some(csu_suite(args)?),
+        _ => None,
+    };
     // Each answer's times are set per run; this one is replaced.
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let commands: Vec<&str> = opponents
@@ -449,6 +456,15 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let tournament = Tournament {
         ledger: ledger.as_ref(),
         ..tournament
+    };
+    // CSU's C: the legality suite, before the games.
+    let sheets = match &suite {
+        Some((suite, _)) => Some(
+            tournament
+                .legality(&students, suite)
+                .context("the referee could not run the legality suite")?,
+        ),
+        None => None,
     };
     let results = match tournament.run(format, &students, &opponents) {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
@@ -495,7 +511,8 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             anchor_elo: args.anchor_elo,
         }),
     };
-    let grades = grading.map(|(policy, reference)| grades::grades(policy, &results, reference));
+    let grades = grading
+        .map(|(policy, reference)| grades::grades(policy, &results, reference, sheets.as_deref()));
     let strength = arena::reviews::strength(args.review_depth);
     let reviews = (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength));
     let extra = Extra {
@@ -504,6 +521,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         html: args.html.as_deref(),
         junit: args.junit.as_deref(),
         gradescope: args.gradescope.as_deref(),
+        suite: suite
+            .as_ref()
+            .zip(sheets.as_deref())
+            .map(|((suite, words), sheets)| (suite, words.as_str(), sheets)),
     };
     write_reports(
         &header,
@@ -533,6 +554,32 @@ fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> 
         printable(&path.display().to_string())
     );
     Ok((list, words))
+}
+
+/// The legality suite of a `--policy csu` tournament (CSU's `C`), refused where it
+/// cannot be run: a protocol other than the per-move ones, `--shard` (a merge keeps
+/// no grades).
+fn csu_suite(args: &ArenaArgs) -> Result<(Suite, String)> {
+    if !matches!(args.protocol.as_str(), "umea" | "tristate") {
+        return Err(bad(
+            "--policy",
+            "csu's C is the legality suite, which asks one move per position: umea or \
+             tristate only"
+                .into(),
+        ));
+    }
+    if args.shard.is_some() {
+        return Err(bad(
+            "--policy",
+            "csu grades from the legality suite and the games together: not in shards".into(),
+        ));
+    }
+    arena_suite::suite(
+        args.positions.as_deref(),
+        args.seed,
+        &args.protocol,
+        tristate(args),
+    )
 }
 
 /// The Tri-state adapter in `--coords`, `--base` and `--notation`'s convention.
@@ -692,6 +739,9 @@ pub(super) struct Extra<'a> {
     pub junit: Option<&'a Path>,
     /// `--gradescope`.
     pub gradescope: Option<&'a Path>,
+    /// The legality suite run for csu's `C`: its positions, their words, and each
+    /// student's answers.
+    pub suite: Option<(&'a Suite, &'a str, &'a [Sheet])>,
 }
 
 /// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
@@ -716,6 +766,10 @@ pub(super) fn write_reports(
                 "grading".into(),
                 grades::json_field(policy, results, reference, grades),
             );
+        }
+        if let (Some((suite, words, sheets)), Some(report)) = (extra.suite, value.as_object_mut()) {
+            report.insert("legality_positions".into(), words.into());
+            report.insert("legality".into(), legality::json(sheets, suite));
         }
         if let Some(path) = json {
             write_whole(path, report::json_text(&value).as_bytes())?;
@@ -746,6 +800,13 @@ pub(super) fn write_reports(
         }
     }
     let mut text = report::text(header, results, standings);
+    if let Some((suite, words, sheets)) = extra.suite {
+        text += &format!(
+            "\nlegality suite (csu's C): {words}; each answer legal, within the time, pass \
+             exactly when no move\n{}",
+            legality::text(sheets, suite)
+        );
+    }
     if let Some(((policy, reference), grades)) = extra.grading {
         text += &grades::text(policy, results, reference, grades);
     }
@@ -838,18 +899,31 @@ pub(super) fn package(
             .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
         openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     }
+    if parsed.positions.is_some() {
+        return Err(bad(
+            "--arena",
+            "--positions: the bundle holds no suite's files; csu's suite is the built-in one"
+                .into(),
+        ));
+    }
     let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
+    // csu asks the built-in legality suite first.
+    let suite = match parsed.policy {
+        Some(PolicyArg::Csu) => legality::BUILT_IN.0 as f64,
+        _ => 0.0,
+    };
     let worst = parsed.build_seconds.as_secs_f64()
-        + parsed.opponent.len() as f64
-            * f64::from(parsed.games)
-            * ANSWERS_PER_GAME
+        + (suite + parsed.opponent.len() as f64 * f64::from(parsed.games) * ANSWERS_PER_GAME)
             * (seconds + parsed.start_allowance);
     let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
     if worst > budget {
         return Err(bad(
             "--arena",
             format!(
-                "the games could take {worst:.0} s of CPU time (the build, then {} opponents x {}                  games x {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s;                  play fewer games or give less time a move",
+                "the games could take {worst:.0} s of CPU time (the build, then {suite} answers of \
+                 the legality suite and {} opponents x {} games x {ANSWERS_PER_GAME} answers, \
+                 each {} s): more than the budget of {budget:.0} s; play fewer games or give \
+                 less time a move",
                 parsed.opponent.len(),
                 parsed.games,
                 seconds + parsed.start_allowance
