@@ -125,7 +125,8 @@ fn the_suite_judges_board_files_of_any_shape() {
     assert_eq!(failures, expected);
     assert!(
         stdout.contains(
-            "  pass with a legal move in b-small.txt (6x6): answered `skip`; it had 4 legal moves"
+            "  pass with a legal move in b-small.txt (6x6): answered `skip`; it had 4 legal \
+             moves\n    board: B 6 6 / ------ / ------ / --WB-- / --BW-- / ------ / ------\n"
         ),
         "{stdout}"
     );
@@ -314,5 +315,47 @@ fn csu_is_refused_where_no_suite_can_run() {
         ]);
         assert_eq!(code, Some(2), "{stderr}");
         assert!(stderr.contains(words), "{stderr}");
+    }
+}
+
+#[test]
+fn a_built_in_suite_of_a_shape_needs_no_board_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class_of(dir.path(), "tristate.py", &["first", "skip"]);
+    let json = dir.path().join("out.json");
+    let builtin = Path::new("builtin:6x6");
+    let (code, stdout, stderr) = suite(
+        &class,
+        "tristate",
+        builtin,
+        &["--seconds", "1", "--json", json.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains(
+            "12 built-in positions of seed 1 (12 of 6x6 with 2 blocked cells), 2 of them skips"
+        ),
+        "{stdout}"
+    );
+    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        sheet_of(&report, KEYS, "first"),
+        (12, 12, vec![]),
+        "{stdout}"
+    );
+    let (legal, _, failures) = sheet_of(&report, KEYS, "skip");
+    assert_eq!(legal, 2, "{stdout}");
+    // Each failure's board is the one the agent got, of the suite's shape.
+    assert_eq!(failures.len(), 10);
+    for [_, file, shape, board, _] in &failures {
+        assert!(file.starts_with("built-in "), "{file}");
+        assert_eq!(shape, "6x6 with 2 blocked cells");
+        assert!(board[1..].starts_with(" 6 6\n"), "{board}");
+        assert_eq!(board.matches('E').count(), 2, "{board}");
+    }
+    for (size, protocol) in [("builtin:3x9", "tristate"), ("builtin:6x6", "umea")] {
+        let (code, _, stderr) = suite(&class, protocol, Path::new(size), &[]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(size), "{stderr}");
     }
 }

@@ -197,8 +197,8 @@ pub fn built_in(seed: u64) -> Vec<Position> {
 }
 
 /// The text report: each student's legal answers of the total, then each failure
-/// with the position (a board file's name and shape), the answer (escaped) and the
-/// reason.
+/// with the position (a board file's name and shape, then its board on a line), the
+/// answer (escaped) and the reason.
 pub fn text(sheets: &[Sheet], suite: &Suite) -> String {
     let mut out = String::new();
     for sheet in sheets {
@@ -217,6 +217,13 @@ pub fn text(sheets: &[Sheet], suite: &Suite) -> String {
                     fault.answer,
                     fault.detail
                 );
+                if let Suite::Boards(boards, _) = suite {
+                    let rows: Vec<_> = shaped::board_file(&boards[i].problem)
+                        .lines()
+                        .map(str::to_string)
+                        .collect();
+                    out += &format!("    board: {}\n", rows.join(" / "));
+                }
             }
         }
     }

@@ -5,7 +5,8 @@
 
 use super::game::{judge_by, Fault};
 use crate::format::tristate::Problem;
-use crate::shaped_board::{Cell, Colour};
+use crate::shaped_board::{Cell, Colour, Grid};
+use crate::splitmix::SplitMix64;
 
 /// A position of the suite given as a board file: its name (the file's) and the
 /// board with the side to move.
@@ -98,6 +99,91 @@ pub fn judge(
     )
 }
 
+/// How many positions a built-in suite of a shape has, and how many of them are
+/// skips (the side to move has no move, its opponent has one) when the shape's
+/// random games reach that many.
+pub const BUILT_IN: (usize, usize) = (12, 2);
+
+/// The sides a built-in board may have.
+pub const BUILT_IN_SIDES: std::ops::RangeInclusive<usize> = 4..=26;
+
+/// Random games tried for a built-in suite before it is taken as found.
+const GAMES_TRIED: usize = 2000;
+
+/// A built-in suite on a `width` x `height` board (each in [`BUILT_IN_SIDES`]): one
+/// blocked cell per 16 cells, placed by `seed` off the four middle cells (the same on
+/// every position), discs on the middle cells as at the 8x8 start, black first; then
+/// mid-game positions of seeded random games (a third to three quarters of the
+/// playable cells full), the last of them skips ([`BUILT_IN`]; fewer where the
+/// shape's games reach none in its 2000 random games).
+pub fn built_in(seed: u64, width: usize, height: usize) -> Vec<Board> {
+    let mut random = SplitMix64::new(seed);
+    let mut start = Grid::new(width, height);
+    let (cx, cy) = (width / 2 - 1, height / 2 - 1);
+    let middle = |x: usize, y: usize| (cx..=cx + 1).contains(&x) && (cy..=cy + 1).contains(&y);
+    for (dx, dy, colour) in [
+        (0, 0, Colour::White),
+        (1, 0, Colour::Black),
+        (0, 1, Colour::Black),
+        (1, 1, Colour::White),
+    ] {
+        start.set(cx + dx, cy + dy, Cell::Disc(colour));
+    }
+    let mut blocked = 0;
+    while blocked < width * height / 16 {
+        let (x, y) = (
+            random.below(width as u64) as usize,
+            random.below(height as u64) as usize,
+        );
+        if !middle(x, y) && start.get(x, y) == Cell::Empty {
+            start.set(x, y, Cell::Blocked);
+            blocked += 1;
+        }
+    }
+    let playable = start.empties() + 4;
+    let (total, skips) = BUILT_IN;
+    let (mut moving, mut skipping) = (Vec::new(), Vec::new());
+    for _ in 0..GAMES_TRIED {
+        if moving.len() == total - skips && skipping.len() == skips {
+            break;
+        }
+        let stop = random.range(playable as u32 / 3, playable as u32 * 3 / 4) as usize;
+        let (mut grid, mut colour) = (start.clone(), Colour::Black);
+        let mut flipped = Vec::new();
+        loop {
+            let moves = grid.moves(colour);
+            let (black, white) = grid.counts();
+            if moves.is_empty() {
+                if !grid.can_move(colour.other()) {
+                    break;
+                }
+                if skipping.len() < skips && black + white > 4 {
+                    skipping.push(Problem { colour, grid });
+                    break;
+                }
+            } else if black + white >= stop {
+                if moving.len() < total - skips {
+                    moving.push(Problem { colour, grid });
+                }
+                break;
+            } else {
+                let index = moves[random.below(moves.len() as u64) as usize];
+                grid.play(index, colour, &mut flipped);
+            }
+            colour = colour.other();
+        }
+    }
+    moving
+        .into_iter()
+        .chain(skipping)
+        .enumerate()
+        .map(|(i, problem)| Board {
+            name: format!("built-in {}", i + 1),
+            problem,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +218,29 @@ mod tests {
         assert_eq!(skip.reason, Reason::PassWithMove);
         let occupied = judge(&open, Some((0, 0)), "(0,0)").unwrap_err();
         assert!(occupied.detail.contains("not empty"));
+    }
+
+    #[test]
+    fn a_built_in_suite_has_its_skips_on_one_shape() {
+        for (width, height) in [(6, 6), (10, 8), (4, 4)] {
+            let suite = built_in(1, width, height);
+            assert_eq!(suite, built_in(1, width, height));
+            let shapes: Vec<_> = suite.iter().map(|b| shape(&b.problem)).collect();
+            assert!(shapes.iter().all(|s| *s == shapes[0]), "{shapes:?}");
+            let skips = suite
+                .iter()
+                .filter(|b| !b.problem.grid.can_move(b.problem.colour))
+                .count();
+            assert!(suite.iter().all(|b| !is_over(&b.problem)));
+            if (width, height) != (4, 4) {
+                assert_eq!(suite.len(), BUILT_IN.0, "{width}x{height}");
+                assert_eq!(skips, BUILT_IN.1, "{width}x{height}");
+                assert!(shapes[0].contains("blocked"), "{shapes:?}");
+            }
+            // The skips come last.
+            assert!(suite[suite.len() - skips..]
+                .iter()
+                .all(|b| !b.problem.grid.can_move(b.problem.colour)));
+        }
     }
 }

@@ -102,10 +102,11 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
     /// --format legality and --policy csu: the legality suite's positions: a file of
-    /// Umea positions one a line, or (--protocol tristate) a Tri-state board file or a
-    /// folder of them, any shape (default: a built-in seeded set of 8x8 mid-game
-    /// positions, some of them passes).
-    #[arg(long, value_name = "FILE|DIR")]
+    /// Umea positions one a line, or (--protocol tristate) a Tri-state board file, a
+    /// folder of them, any shape, or `builtin:WIDTHxHEIGHT` (a built-in seeded set of
+    /// that shape) (default: a built-in seeded set of 8x8 mid-game positions, some of
+    /// them passes).
+    #[arg(long, value_name = "FILE|DIR|builtin:WxH")]
     positions: Option<PathBuf>,
     /// The seed of the openings' order and of the knockout's draw.
     #[arg(long, default_value_t = 1)]

@@ -1,6 +1,7 @@
 //! The legality suite's positions for `reversi arena` (`--format legality`, and the
 //! suite a `--policy csu` tournament runs first): `--positions` a folder of Tri-state
-//! board files, one board file, or a file of Umea positions; else the built-in set.
+//! board files, one board file, a file of Umea positions, or `builtin:WIDTHxHEIGHT`
+//! (a built-in set of that shape); else the built-in 8x8 set.
 
 use std::fs;
 use std::path::Path;
@@ -37,6 +38,9 @@ pub(super) fn suite(
         ));
     };
     let shown = printable(&path.display().to_string()).into_owned();
+    if let Some(size) = shown.strip_prefix(BUILT_IN) {
+        return built_in(size, seed, protocol, tristate);
+    }
     let boards = if path.is_dir() {
         folder(path)?
     } else {
@@ -72,6 +76,48 @@ pub(super) fn suite(
     Ok((suite, words))
 }
 
+/// What `--positions` starts with to name a built-in suite of a shape.
+const BUILT_IN: &str = "builtin:";
+
+/// The built-in suite of a shape, `WIDTHxHEIGHT` (`--positions builtin:10x8`), and
+/// its words.
+fn built_in(size: &str, seed: u64, protocol: &str, tristate: Tristate) -> Result<(Suite, String)> {
+    let what = format!("--positions {BUILT_IN}{size}");
+    let sides = shaped::BUILT_IN_SIDES;
+    let (width, height) = size
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
+        .filter(|(w, h)| sides.contains(w) && sides.contains(h))
+        .ok_or_else(|| {
+            bad(
+                &what,
+                format!(
+                    "expected WIDTHxHEIGHT, each {} to {}",
+                    sides.start(),
+                    sides.end()
+                ),
+            )
+        })?;
+    if protocol != "tristate" {
+        return Err(bad(
+            &what,
+            "a board of another shape is Tri-state's: --protocol tristate".into(),
+        ));
+    }
+    let boards = shaped::built_in(seed, width, height);
+    let skips = boards
+        .iter()
+        .filter(|b| !b.problem.grid.can_move(b.problem.colour))
+        .count();
+    let suite = Suite::Boards(boards, tristate);
+    let words = format!(
+        "{} built-in positions of seed {seed} ({}), {skips} of them skips",
+        suite.len(),
+        suite.shapes()
+    );
+    Ok((suite, words))
+}
+
 /// Every regular file of `folder` whose name does not start with `.`, in name order,
 /// each a board file.
 fn folder(folder: &Path) -> Result<Vec<Board>> {
@@ -80,7 +126,7 @@ fn folder(folder: &Path) -> Result<Vec<Board>> {
     for item in fs::read_dir(folder).map_err(|e| bad(&shown, e.to_string()))? {
         let item = item.map_err(|e| bad(&shown, e.to_string()))?;
         let hidden = item.file_name().to_string_lossy().starts_with('.');
-        if !hidden && item.file_type().is_ok_and(|t| t.is_file()) {
+        if !hidden && item.path().is_file() {
             paths.push(item.path());
         }
     }
