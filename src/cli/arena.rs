@@ -543,11 +543,25 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     Ok(())
 }
 
-/// The positions of an `--openings` or `--positions` file, and their words for the
-/// reports.
+/// The positions of an `--openings` file, and their words for the reports; a
+/// folder or a Tri-state board file refused (games are 8x8).
 fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> {
+    let shaped = || {
+        bad(
+            &path.display().to_string(),
+            "games are played on 8x8 from Umea positions, one a line; Tri-state board files \
+             (any shape) are taken by the legality suite (--positions), not as openings"
+                .into(),
+        )
+    };
+    if path.is_dir() {
+        return Err(shaped());
+    }
     let text =
         fs::read_to_string(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+    if arena_suite::is_board_file(&text) {
+        return Err(shaped());
+    }
     let list = openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     let words = format!(
         "{} positions of {}",

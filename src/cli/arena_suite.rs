@@ -45,12 +45,7 @@ pub(super) fn suite(
         folder(path)?
     } else {
         let text = read(path)?;
-        let first = text
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty() && !l.starts_with('#'));
-        // `B|W width height` starts a board file; an Umea position is one word.
-        if first.is_none_or(|line| line.split_whitespace().count() != 3) {
+        if !is_board_file(&text) {
             let list = openings::parse_file(&text).map_err(|e| bad(&shown, e))?;
             let words = format!("{} positions of {shown}", list.len());
             return Ok((Suite::Positions(list), words));
@@ -74,6 +69,16 @@ pub(super) fn suite(
         suite.shapes()
     );
     Ok((suite, words))
+}
+
+/// Whether `text` is a Tri-state board file rather than Umea positions: its first
+/// line (blank lines and `#` lines passed over) is `B|W width height`, where an Umea
+/// position is one word.
+pub(super) fn is_board_file(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|line| line.split_whitespace().count() == 3)
 }
 
 /// What `--positions` starts with to name a built-in suite of a shape.
