@@ -13,6 +13,7 @@
 //!   games against the reference plus one virtual draw (so that a sweep of two games
 //!   has an interval of its own), each game scored 1, 1/2 or 0.
 //! - `knockout`: a point per round it won (a bye counts), of the knockout's rounds.
+//! - `uf`: a point per UF pairing passed, of 6 (`super::uf`).
 
 use serde::Serialize;
 
@@ -31,6 +32,8 @@ pub enum Policy {
     Csu,
     /// A knockout: a point per round won.
     Knockout,
+    /// UF CAP4053: a point per pairing against the example AI passed, of 6.
+    Uf,
 }
 
 impl Policy {
@@ -40,12 +43,13 @@ impl Policy {
             Policy::Umea => "umea",
             Policy::Csu => "csu",
             Policy::Knockout => "knockout",
+            Policy::Uf => "uf",
         }
     }
 
-    /// Whether it grades against a reference.
+    /// Whether it grades against a reference (uf names its own: the example AI).
     pub fn needs_reference(self) -> bool {
-        self != Policy::Knockout
+        matches!(self, Policy::Umea | Policy::Csu)
     }
 }
 
@@ -59,7 +63,7 @@ pub struct Grade {
     #[serde(serialize_with = "serialize_name")]
     pub name: String,
     /// The policy's mark: `pass`/`fail` (umea), `A`/`B`/`C`/`none` (csu), the round
-    /// reached or `champion` (knockout).
+    /// reached or `champion` (knockout), the pairings passed `N/6` (uf).
     pub mark: String,
     /// Its points.
     pub points: f64,
@@ -119,6 +123,7 @@ pub fn words(policy: Policy, results: &Results, reference: Option<usize>) -> Str
         Policy::Knockout => {
             "grades (knockout): a point per round won (a bye counts), of the rounds played".into()
         }
+        Policy::Uf => super::uf::words(),
     }
 }
 
@@ -136,6 +141,7 @@ pub fn grades(
             let name = results.players[student].clone();
             let (mark, points_won, max_points, why) = match (policy, reference) {
                 (Policy::Knockout, _) => knockout(results, student),
+                (Policy::Uf, _) => super::uf::grade(results, student),
                 (_, None) => (
                     "none".into(),
                     0.0,

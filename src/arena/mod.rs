@@ -2,7 +2,7 @@
 //! top of it): students' agents built and played in the sandbox through their
 //! course's protocol ([`protocol`], one adapter each), against references played in
 //! process ([`mod@reference`]), in a gauntlet, a round robin or a knockout
-//! ([`schedule`]), from balanced openings ([`openings`]); every answer judged
+//! ([`schedule`]) or UF's six pairings ([`uf`]), from balanced openings ([`openings`]); every answer judged
 //! ([`game`]: legality, CPU time, the answer's form) and every forfeit explained in
 //! the reports ([`report`]).
 
@@ -25,6 +25,7 @@ pub mod reviews;
 pub mod schedule;
 pub mod shaped;
 pub mod shard;
+pub mod uf;
 
 pub use game::{Forfeit, Game, Reason};
 

@@ -2,6 +2,8 @@
 //! report of issue 71), a crosstable in text and as CSV. Every report states the
 //! terms the games were played under.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 use super::bank;
@@ -185,6 +187,32 @@ struct Discs {
     black: u32,
 }
 
+/// A time of each side, in seconds (to the millisecond).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sides {
+    /// White's.
+    pub white: f64,
+    /// Black's.
+    pub black: f64,
+}
+
+impl Sides {
+    /// `(white, black)` in seconds, to the millisecond.
+    pub fn of((white, black): (Duration, Duration)) -> Sides {
+        let seconds = |d: Duration| d.as_millis() as f64 / 1000.0;
+        Sides {
+            white: seconds(white),
+            black: seconds(black),
+        }
+    }
+
+    /// Back to `(white, black)`.
+    pub fn durations(self) -> (Duration, Duration) {
+        let duration = |s: f64| Duration::from_secs_f64(s.max(0.0));
+        (duration(self.white), duration(self.black))
+    }
+}
+
 #[derive(Serialize)]
 struct ForfeitRecord {
     #[serde(serialize_with = "serialize_name")]
@@ -208,6 +236,8 @@ struct GameRecord {
     winner: &'static str,
     discs: Discs,
     forfeit: Option<ForfeitRecord>,
+    cpu: Sides,
+    longest_answer: Sides,
     #[serde(flatten)]
     bank: Option<bank::BankRecord>,
 }
@@ -261,6 +291,8 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
             position: position_text(f.position),
             detail: f.fault.detail.clone(),
         }),
+        cpu: Sides::of(game.cpu),
+        longest_answer: Sides::of(game.longest),
         bank: bank::bank_record(results, played),
     }
 }

@@ -114,7 +114,7 @@ pub struct Results {
 }
 
 /// A player whose build failed: every answer forfeits.
-struct Withdrawn(Fault);
+pub(super) struct Withdrawn(pub(super) Fault);
 
 impl Player for Withdrawn {
     fn answer(&mut self, _position: Position, _number: usize) -> io::Result<Answer> {
@@ -163,14 +163,7 @@ impl Tournament<'_> {
             }
         }
         let ready = self.build_all(&entrants, &playing)?;
-        let build_failures = ready
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| match r {
-                Ready::Failed(fault) => Some((i, fault.clone())),
-                _ => None,
-            })
-            .collect();
+        let build_failures = failures(&ready);
         let mut results = Results {
             players: entrants.iter().map(|e| e.name()).collect(),
             students: students.len(),
@@ -398,6 +391,18 @@ impl Tournament<'_> {
         }
         Ok(())
     }
+}
+
+/// The players whose build failed, with the fault.
+pub(super) fn failures(ready: &[Ready]) -> Vec<(usize, Fault)> {
+    ready
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| match r {
+            Ready::Failed(fault) => Some((i, fault.clone())),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The points (in halves) and discs of `a` and of its opponent over `played`.

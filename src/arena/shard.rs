@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::game::{Fault, Reason};
 use super::record::GameLine;
-use super::report::Header;
+use super::report::{Header, Sides};
 use super::schedule::{Format, Played, Results};
 use crate::grading::platform::merge::{check_shards, MergeError};
 use crate::grading::shard::Shard;
@@ -49,7 +49,16 @@ struct ShardReport {
     #[serde(flatten)]
     header: Header,
     players: Vec<Named>,
-    games: Vec<GameLine>,
+    games: Vec<ShardGame>,
+}
+
+/// A game of a shard's report: its record, and the CPU times it states.
+#[derive(Deserialize)]
+struct ShardGame {
+    #[serde(flatten)]
+    line: GameLine,
+    cpu: Option<Sides>,
+    longest_answer: Option<Sides>,
 }
 
 #[derive(Deserialize)]
@@ -129,7 +138,8 @@ pub fn merge(texts: &[(String, String)]) -> Result<Merged, MergeError> {
             return Err(differ("players"));
         }
         let index = |name: &str| names.iter().position(|n| *n == unprintable(name));
-        for (k, line) in report.games.iter().enumerate() {
+        for (k, shard_game) in report.games.iter().enumerate() {
+            let line = &shard_game.line;
             let unreadable = || {
                 not_a(
                     path,
@@ -146,7 +156,13 @@ pub fn merge(texts: &[(String, String)]) -> Result<Merged, MergeError> {
             if let Some(forfeit) = &mut line.forfeit {
                 forfeit.player = unprintable(&forfeit.player);
             }
-            let game = line.game().ok_or_else(unreadable)?;
+            let mut game = line.game().ok_or_else(unreadable)?;
+            game.cpu = shard_game
+                .cpu
+                .map_or_else(Default::default, Sides::durations);
+            game.longest = shard_game
+                .longest_answer
+                .map_or_else(Default::default, Sides::durations);
             let pairing = (white.min(black), white.max(black));
             let holder = *owner.entry(pairing).or_insert(path.as_str());
             if holder != path.as_str() {

@@ -43,6 +43,9 @@ enum FormatArg {
     /// No games: each student asked once for a move in each of --positions, each
     /// answer judged (CSU's minimum standard).
     Legality,
+    /// UF CAP4053's six pairings: each student as Black against the example AI as
+    /// White at the pairing's level, one game each from the standard start.
+    Uf,
 }
 
 /// Arguments of `reversi arena`.
@@ -137,7 +140,8 @@ pub struct ArenaArgs {
     review_depth: u32,
     /// Grade the students as a course does (docs/arena.md): `umea` beats naive,
     /// `csu` C from the legality suite (--positions, run first), B/A against a B-level
-    /// reference, `knockout` a point per round won.
+    /// reference, `knockout` a point per round won, `uf` a point per UF pairing passed
+    /// (--format uf).
     #[arg(long, value_enum)]
     policy: Option<PolicyArg>,
     /// The reference a policy grades against [default: `naive` if it played, else
@@ -180,6 +184,9 @@ enum PolicyArg {
     Csu,
     /// A knockout: a point per round won.
     Knockout,
+    /// UF CAP4053: a point per pairing (--format uf) in which it reached the example
+    /// AI's own black count, of 6.
+    Uf,
 }
 
 /// The policy and reference of `--policy` and `--grade-against`, checked against
@@ -197,7 +204,14 @@ fn grading(
         PolicyArg::Umea => Policy::Umea,
         PolicyArg::Csu => Policy::Csu,
         PolicyArg::Knockout => Policy::Knockout,
+        PolicyArg::Uf => Policy::Uf,
     };
+    if policy == Policy::Uf && args.format != FormatArg::Uf {
+        return Err(bad(
+            "--policy",
+            "uf grades a --format uf (UF's six pairings)".into(),
+        ));
+    }
     if policy == Policy::Knockout && format != Format::Knockout {
         return Err(bad(
             "--policy",
@@ -345,7 +359,22 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
         FormatArg::Legality => return legality(args, class, protocol, &terms),
+        // Its own schedule (`arena::uf::play`); a gauntlet against the example AI.
+        FormatArg::Uf => Format::Gauntlet,
     };
+    let uf = args.format == FormatArg::Uf;
+    if uf {
+        let given = |flag: &str, on: bool| on.then(|| flag.to_string());
+        super::arena_uf::refuse(
+            [
+                given("--opponent", !args.opponent.is_empty()),
+                given("--openings", args.openings.is_some()),
+                given("--shard", args.shard.is_some()),
+                given("--resume", args.resume),
+            ],
+            &args.protocol,
+        )?;
+    }
     let students = students(class, protocol.entry())?;
     let opponents = args
         .opponent
@@ -366,7 +395,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 .into(),
         ));
     }
-    if format == Format::Gauntlet && opponents.is_empty() {
+    if format == Format::Gauntlet && opponents.is_empty() && !uf {
         return Err(bad(
             "--opponent",
             "a gauntlet needs at least one opponent".into(),
@@ -376,6 +405,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         return Err(bad("--anchor-elo", "expected a number".into()));
     }
     let (openings_list, openings_words) = match &args.openings {
+        _ if uf => (
+            vec![arena::protocol::line::START],
+            "every game from the standard start, Black first (UF's pairings)".into(),
+        ),
         _ if protocol.start().is_some() => (
             protocol.start().into_iter().collect(),
             format!(
@@ -409,6 +442,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         .iter()
         .chain(&opponents)
         .map(Entrant::name)
+        .chain(uf.then(super::arena_uf::opponents).into_iter().flatten())
         .collect();
     let grading = grading(args, format, &names, students.len())?;
     let suite = match grading {
@@ -467,7 +501,12 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         ),
         None => None,
     };
-    let results = match tournament.run(format, &students, &opponents) {
+    let played = if uf {
+        arena::uf::play(&tournament, &students)
+    } else {
+        tournament.run(format, &students, &opponents)
+    };
+    let results = match played {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             return Err(Stopped {
                 journal: ledger.is_some(),
@@ -489,16 +528,21 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let header = report::Header {
         protocol: protocol.name().into(),
         format: match format {
+            _ if uf => "uf",
             Format::Gauntlet => "gauntlet",
             Format::RoundRobin => "round-robin",
             Format::Knockout => "knockout",
         }
         .into(),
-        games_per_pairing: tournament.games,
+        games_per_pairing: if uf { 1 } else { tournament.games },
         seed: args.seed,
         openings: openings_words,
         sandbox: sandbox.isolation().words(),
-        terms: protocol.words(&terms),
+        terms: if uf {
+            arena::uf::terms_words(protocol, &terms)
+        } else {
+            protocol.words(&terms)
+        },
         ratings: format!(
             "Elo by maximum likelihood over every game (a forfeit a loss), 95% intervals, \
              anchored on {} at {}",
@@ -892,10 +936,19 @@ pub(super) fn package(
     )
     .map_err(|e| bad("--arena", e.to_string().trim().to_string()))?
     .arena;
-    if parsed.format != FormatArg::Gauntlet {
-        return Err(bad("--arena", "a submission plays a gauntlet".into()));
+    let uf = parsed.format == FormatArg::Uf;
+    if parsed.format != FormatArg::Gauntlet && !uf {
+        return Err(bad(
+            "--arena",
+            "a submission plays a gauntlet or UF's pairings (--format uf)".into(),
+        ));
     }
-    if parsed.opponent.is_empty() {
+    if uf {
+        super::arena_uf::refuse(
+            [parsed.opponent.first().map(|_| "--opponent".to_string())],
+            &parsed.protocol,
+        )?;
+    } else if parsed.opponent.is_empty() {
         return Err(bad(
             "--arena",
             "a gauntlet needs at least one --opponent".into(),
@@ -927,21 +980,26 @@ pub(super) fn package(
         Some(PolicyArg::Csu) => legality::BUILT_IN.0 as f64,
         _ => 0.0,
     };
-    let worst = parsed.build_seconds.as_secs_f64()
-        + (suite + parsed.opponent.len() as f64 * f64::from(parsed.games) * ANSWERS_PER_GAME)
-            * (seconds + parsed.start_allowance);
+    let games = if uf {
+        arena::uf::PAIRINGS.len() as f64
+    } else {
+        parsed.opponent.len() as f64 * f64::from(parsed.games)
+    };
+    let each = seconds + parsed.start_allowance;
+    let worst = parsed.build_seconds.as_secs_f64() + (suite + games * ANSWERS_PER_GAME) * each;
     let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
     if worst > budget {
         return Err(bad(
             "--arena",
             format!(
-                "the games could take {worst:.0} s of CPU time (the build, then {suite} answers of \
-                 the legality suite and {} opponents x {} games x {ANSWERS_PER_GAME} answers, \
-                 each {} s): more than the budget of {budget:.0} s; play fewer games or give \
-                 less time a move",
-                parsed.opponent.len(),
-                parsed.games,
-                seconds + parsed.start_allowance
+                "the games could take {worst:.0} s of CPU time (the build, then {games} games x \
+                 {ANSWERS_PER_GAME} answers x {each} s{}): more than the budget of {budget:.0} \
+                 s; play fewer games or give less time a move",
+                if suite > 0.0 {
+                    format!(", and {suite} answers of the legality suite x {each} s")
+                } else {
+                    String::new()
+                },
             ),
         ));
     }
@@ -956,14 +1014,22 @@ pub(super) fn package(
         }
     }
     arena::bundle::write(&kept, parsed.openings.as_deref(), packages, binary, out)?;
+    let against = if uf {
+        "UF's six pairings against the example AI".to_string()
+    } else {
+        format!(
+            "a gauntlet against {}",
+            parsed
+                .opponent
+                .iter()
+                .map(|o| printable(o).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     print_out(&format!(
-        "wrote {} (a gauntlet against {}; at most {worst:.0} s of the agent's CPU time): upload          it as the assignment's autograder (Configure Autograder > Zip file upload)\n",
-        out.display(),
-        parsed
-            .opponent
-            .iter()
-            .map(|o| printable(o).into_owned())
-            .collect::<Vec<_>>()
-            .join(", ")
+        "wrote {} ({against}; at most {worst:.0} s of the agent's CPU time): upload it as \
+         the assignment's autograder (Configure Autograder > Zip file upload)\n",
+        out.display()
     ))
 }

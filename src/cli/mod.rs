@@ -30,6 +30,7 @@ mod arena;
 mod arena_merge;
 mod arena_resume;
 mod arena_suite;
+mod arena_uf;
 mod engine;
 mod nboard;
 mod tristate;

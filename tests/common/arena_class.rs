@@ -131,3 +131,17 @@ pub fn sheet_of<const N: usize>(
         failures,
     )
 }
+
+/// A JSON report without its games' CPU times (`cpu`, `longest_answer`: measured,
+/// so they differ from run to run), to compare two runs' results.
+pub fn without_times(json: &str) -> serde_json::Value {
+    let mut report: serde_json::Value = serde_json::from_str(json).expect("a JSON report");
+    if let Some(games) = report["games"].as_array_mut() {
+        for game in games {
+            let game = game.as_object_mut().expect("a game is an object");
+            assert!(game.remove("cpu").is_some(), "a game states its CPU time");
+            assert!(game.remove("longest_answer").is_some());
+        }
+    }
+    report
+}
