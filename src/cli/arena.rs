@@ -494,11 +494,15 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     };
     // CSU's C: the legality suite, before the games.
     let sheets = match &suite {
-        Some((suite, _)) => Some(
-            tournament
-                .legality(&students, suite)
-                .context("the referee could not run the legality suite")?,
-        ),
+        Some((suite, _)) => match tournament.legality(&students, suite) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                return Err(Stopped {
+                    journal: ledger.is_some(),
+                }
+                .into())
+            }
+            sheets => Some(sheets.context("the referee could not run the legality suite")?),
+        },
         None => None,
     };
     let played = if uf {
