@@ -281,8 +281,23 @@ fn csu_gives_c_for_legal_answers_and_b_or_a_by_the_interval() {
     assert_eq!(code, Some(0), "{stderr}");
     let report = read_json(&json);
     assert_eq!(report["grading"]["reference"], "engine:depth=1");
+    // The C is the built-in legality suite's, run before the games.
     assert_eq!(grade_of(&report, "bob")["mark"], "none");
+    let why = grade_of(&report, "bob")["why"].as_str().unwrap();
+    assert!(
+        why.starts_with("legality suite: 0/24 answered legally (the first wrong: unreadable"),
+        "{why}"
+    );
+    assert_eq!(report["legality"].as_array().unwrap().len(), 3);
+    assert!(
+        stdout.contains("legality suite (csu's C): 24 built-in mid-game positions"),
+        "{stdout}"
+    );
     for name in ["alice", "carol"] {
+        assert!(
+            stdout.contains(&format!("{name}: 24/24 positions answered legally")),
+            "{stdout}"
+        );
         let mut s = scores(&report, name, "engine:depth=1");
         assert_eq!(s.len(), 6);
         s.push(0.5);
@@ -303,7 +318,7 @@ fn csu_gives_c_for_legal_answers_and_b_or_a_by_the_interval() {
         assert_eq!(grade["max_points"], 3.0);
     }
     assert!(
-        stdout.contains("grades (csu): C when no answer forfeited"),
+        stdout.contains("grades (csu): C when every answer of the legality suite is right"),
         "{stdout}"
     );
 }
@@ -826,6 +841,15 @@ fn a_gauntlet_bundle_is_refused_when_it_cannot_work() {
         ),
         ("--games 2", "at least one --opponent"),
         ("--opponent naive --bogus", "--bogus"),
+        // Without csu's suite the games fit (60 + 2 x 32 x 6.5 = 476 s); with it not.
+        (
+            "--opponent naive --games 2 --seconds 6 --policy csu",
+            "24 answers of the legality suite",
+        ),
+        (
+            "--opponent naive --policy csu --positions boards",
+            "--positions: the bundle holds no suite's files",
+        ),
     ] {
         let (code, stderr) = package(&zip, flags);
         assert_eq!(code, Some(2), "{flags}: {stderr}");

@@ -5,30 +5,16 @@
 
 #[path = "common/arena_class.rs"]
 mod arena_class;
-#[path = "common/sandboxed.rs"]
-mod sandboxed;
 
 use std::fs;
-use std::process::Command;
 
-use arena_class::{class, openings};
+use arena_class::{arena, class, openings, sheet_of};
 use reversi::arena::legality::built_in;
 use reversi::course_search::uf::{choose, Level};
 use reversi::eval::uf::UfExample;
 use reversi::format::umea::{parse_position, position_text};
 use reversi::rules::Rules;
-use sandboxed::BIN;
 use serde_json::Value;
-
-/// Runs `reversi arena` with `args`; its exit code, stdout and stderr.
-fn arena(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(BIN).arg("arena").args(args).output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
 
 #[test]
 fn uf_beginner_plays_the_example_ais_moves() {
@@ -91,30 +77,8 @@ fn an_unknown_uf_level_is_refused() {
     assert!(stderr.contains("uf:beginner"), "{stderr}");
 }
 
-/// The legality section's entry of `name`: (legal, total, failures as (reason,
-/// position, answer)).
-fn sheet_of(report: &Value, name: &str) -> (u64, u64, Vec<(String, String, String)>) {
-    let sheet = report["legality"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("no {name} in {report}"));
-    let failures = sheet["failures"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            let text = |key: &str| f[key].as_str().unwrap().to_string();
-            (text("reason"), text("position"), text("answer"))
-        })
-        .collect();
-    (
-        sheet["legal"].as_u64().unwrap(),
-        sheet["total"].as_u64().unwrap(),
-        failures,
-    )
-}
+/// The fields of a failure the tests compare.
+const KEYS: [&str; 3] = ["reason", "position", "answer"];
 
 #[test]
 fn a_legality_suite_judges_every_answer() {
@@ -152,40 +116,40 @@ fn a_legality_suite_judges_every_answer() {
     assert_eq!(report["players"], serde_json::json!([]));
     assert_eq!(report["games"], serde_json::json!([]));
 
-    assert_eq!(sheet_of(&report, "first"), (4, 4, vec![]), "{stdout}");
+    assert_eq!(sheet_of(&report, KEYS, "first"), (4, 4, vec![]), "{stdout}");
     assert!(
         stdout.contains("first: 4/4 positions answered legally"),
         "{stdout}"
     );
 
-    let (legal, total, failures) = sheet_of(&report, "pass");
+    let (legal, total, failures) = sheet_of(&report, KEYS, "pass");
     assert_eq!((legal, total), (1, 4));
     let expected: Vec<_> = lines[..3]
         .iter()
         .map(|line| {
-            (
+            [
                 "pass with a legal move".to_string(),
                 line.clone(),
                 "pass".to_string(),
-            )
+            ]
         })
         .collect();
     assert_eq!(failures, expected);
 
-    let (legal, _, failures) = sheet_of(&report, "illegal");
+    let (legal, _, failures) = sheet_of(&report, KEYS, "illegal");
     assert_eq!(legal, 0);
     assert_eq!(failures.len(), 4);
     assert!(
-        failures.iter().all(|f| f.0 == "illegal move"),
+        failures.iter().all(|f| f[0] == "illegal move"),
         "{failures:?}"
     );
-    assert_eq!(failures[3].1, lines[3]);
-    assert!(failures[0].2.starts_with('('), "{failures:?}");
+    assert_eq!(failures[3][1], lines[3]);
+    assert!(failures[0][2].starts_with('('), "{failures:?}");
 
-    let (legal, _, failures) = sheet_of(&report, "spin");
+    let (legal, _, failures) = sheet_of(&report, KEYS, "spin");
     assert_eq!(legal, 0);
     assert!(
-        failures.iter().all(|f| f.0 == "over the time"),
+        failures.iter().all(|f| f[0] == "over the time"),
         "{failures:?}"
     );
     assert!(stdout.contains("spin: 0/4"), "{stdout}");

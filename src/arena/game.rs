@@ -190,6 +190,31 @@ pub fn judge(
     answer: &str,
 ) -> Result<Option<Square>, Fault> {
     let moves = position.board().moves();
+    judge_by(
+        said,
+        moves.count_ones() as usize,
+        |square| moves & square.bit() != 0,
+        |square, some| {
+            if some {
+                format!("{square} is not a legal move")
+            } else {
+                format!("{square} is not legal: it had no legal move (pass)")
+            }
+        },
+        answer,
+    )
+}
+
+/// The rule every answer is judged by, on a board of any shape: a pass (`pass`,
+/// `skip`) is legal exactly when the side to move has none of its `moves`; a cell
+/// only when `legal` says so (`illegal` says why not, told whether it had a move).
+pub(super) fn judge_by<C: Copy>(
+    said: Option<C>,
+    moves: usize,
+    legal: impl Fn(C) -> bool,
+    illegal: impl Fn(C, bool) -> String,
+    answer: &str,
+) -> Result<Option<C>, Fault> {
     let fault = |reason, detail: String| Fault {
         reason,
         answer: answer.to_string(),
@@ -198,18 +223,11 @@ pub fn judge(
     match said {
         None if moves != 0 => Err(fault(
             Reason::PassWithMove,
-            format!("it had {} legal moves", moves.count_ones()),
+            format!("it had {moves} legal moves"),
         )),
         None => Ok(None),
-        Some(square) if moves & square.bit() == 0 => Err(fault(
-            Reason::IllegalMove,
-            if moves == 0 {
-                format!("{square} is not legal: it had no legal move (pass)")
-            } else {
-                format!("{square} is not a legal move")
-            },
-        )),
-        Some(square) => Ok(Some(square)),
+        Some(cell) if !legal(cell) => Err(fault(Reason::IllegalMove, illegal(cell, moves != 0))),
+        Some(cell) => Ok(Some(cell)),
     }
 }
 

@@ -3,8 +3,10 @@
 //!
 //! - `umea`: the student must beat the course's naive opponent: a pass when it won
 //!   more games than it lost against the reference (1 point of 1).
-//! - `csu`: `C` (1 of 3) when none of its answers forfeited (every answer legal, in
-//!   time, `pass` exactly when it had no move); `B` (2) when, with the `C`, its score
+//! - `csu`: `C` (1 of 3) when every answer of the legality suite
+//!   ([`super::legality`]) was right (legal, in time, `pass`/`skip` exactly when it
+//!   had no move), the course's "always produce a legal move"; its forfeited games
+//!   are losses; `B` (2) when, with the `C`, its score
 //!   against the `B`-level reference is not shown to be lower than even: the upper end
 //!   of its 95% interval is at least 0.5; `A` (3) when it is shown to be higher: the
 //!   lower end is above 0.5. The interval is the score ± 1.96 standard errors over the
@@ -15,6 +17,7 @@
 
 use serde::Serialize;
 
+use super::legality::Sheet;
 use super::schedule::Results;
 use crate::grading::platform::points;
 use crate::printable::{printable, serialize_name};
@@ -112,9 +115,10 @@ pub fn words(policy: Policy, results: &Results, reference: Option<usize>) -> Str
             format!("grades (umea): pass when it won more games than it lost against {against}")
         }
         Policy::Csu => format!(
-            "grades (csu): C when no answer forfeited; B with it when the upper end of the 95% \
-             interval of its score against {against} (its games plus one virtual draw) is at \
-             least 0.5; A when the lower end is above 0.5 (points: C 1, B 2, A 3)"
+            "grades (csu): C when every answer of the legality suite is right; B with it when \
+             the upper end of the 95% interval of its score against {against} (its games plus \
+             one virtual draw; a forfeited game a loss) is at least 0.5; A when the lower end \
+             is above 0.5 (points: C 1, B 2, A 3)"
         ),
         Policy::Knockout => {
             "grades (knockout): a point per round won (a bye counts), of the rounds played".into()
@@ -124,8 +128,14 @@ pub fn words(policy: Policy, results: &Results, reference: Option<usize>) -> Str
 }
 
 /// Each student's grade under `policy`, against `reference` (an index in the players;
-/// required by umea and csu).
-pub fn grades(policy: Policy, results: &Results, reference: Option<usize>) -> Vec<Grade> {
+/// required by umea and csu); csu's `C` from the students' legality `suite` (none run:
+/// no `C`).
+pub fn grades(
+    policy: Policy,
+    results: &Results,
+    reference: Option<usize>,
+    suite: Option<&[Sheet]>,
+) -> Vec<Grade> {
     (0..results.students)
         .map(|student| {
             let name = results.players[student].clone();
@@ -139,7 +149,7 @@ pub fn grades(policy: Policy, results: &Results, reference: Option<usize>) -> Ve
                     "no reference to grade against".into(),
                 ),
                 (Policy::Umea, Some(r)) => umea(results, student, r),
-                (Policy::Csu, Some(r)) => csu(results, student, r),
+                (Policy::Csu, Some(r)) => csu(results, student, r, suite),
             };
             Grade {
                 name,
@@ -185,8 +195,16 @@ fn forfeits_of(results: &Results, student: usize) -> usize {
         .count()
 }
 
-fn csu(results: &Results, student: usize, reference: usize) -> (String, f64, f64, String) {
-    let forfeits = forfeits_of(results, student);
+fn csu(
+    results: &Results,
+    student: usize,
+    reference: usize,
+    suite: Option<&[Sheet]>,
+) -> (String, f64, f64, String) {
+    let forfeits = match forfeits_of(results, student) {
+        0 => String::new(),
+        n => format!("; {n} games forfeited (lost)"),
+    };
     let scores = scores_against(results, student, reference);
     let (mean, low, high) = interval(&scores);
     let raw = if scores.is_empty() {
@@ -196,37 +214,46 @@ fn csu(results: &Results, student: usize, reference: usize) -> (String, f64, f64
     };
     let strength = format!(
         "scored {} of {} games against {} ({raw:.3}; with a virtual draw {mean:.3}, 95% \
-         interval {low:.3} to {high:.3})",
+         interval {low:.3} to {high:.3}){forfeits}",
         points(scores.iter().sum()),
         scores.len(),
         printable(&results.players[reference])
     );
-    let (mark, value, why) = if forfeits > 0 {
-        (
-            "none",
+    let name = &results.players[student];
+    let Some(sheet) = suite.and_then(|sheets| sheets.iter().find(|s| &s.name == name)) else {
+        return (
+            "none".into(),
             0.0,
-            format!("{forfeits} games forfeited: no C; {strength}"),
-        )
-    } else if scores.is_empty() {
-        (
-            "C",
-            1.0,
-            "every answer legal; no game against the reference".to_string(),
-        )
-    } else if low > 0.5 {
-        (
-            "A",
             3.0,
-            format!("every answer legal; {strength}: clearly better"),
-        )
+            format!("no legality suite was run: no C; {strength}"),
+        );
+    };
+    let total = sheet.faults.len();
+    let legal = sheet.legal();
+    if let Some((i, fault)) =
+        (sheet.faults.iter().enumerate()).find_map(|(i, f)| Some((i, f.as_ref()?)))
+    {
+        return (
+            "none".into(),
+            0.0,
+            3.0,
+            format!(
+                "legality suite: {legal}/{total} answered legally (the first wrong: {} at \
+                 position {}): no C; {strength}",
+                fault.reason.words(),
+                i + 1
+            ),
+        );
+    }
+    let suite = format!("legality suite: {legal}/{total} answered legally");
+    let (mark, value, why) = if scores.is_empty() {
+        ("C", 1.0, format!("{suite}; no game against the reference"))
+    } else if low > 0.5 {
+        ("A", 3.0, format!("{suite}; {strength}: clearly better"))
     } else if high >= 0.5 {
-        (
-            "B",
-            2.0,
-            format!("every answer legal; {strength}: about as well"),
-        )
+        ("B", 2.0, format!("{suite}; {strength}: about as well"))
     } else {
-        ("C", 1.0, format!("every answer legal; {strength}: worse"))
+        ("C", 1.0, format!("{suite}; {strength}: worse"))
     };
     (mark.into(), value, 3.0, why)
 }

@@ -1,14 +1,17 @@
 //! The legality suite (CSU's minimum standard, a `C`): each student's agent is asked
 //! once for a move in each of a series of positions, through its protocol, each
-//! answer judged as a game's answer is ([`super::game::judge`]): legal, within the
-//! time, `pass`/`skip` exactly when the side to move has no move.
+//! answer judged as a game's answer is ([`super::game::judge`]; on Tri-state boards of
+//! any shape [`super::shaped::judge`]): legal, within the time, `pass`/`skip` exactly
+//! when the side to move has no move.
 
 use std::io;
 
 use serde_json::json;
 
 use super::game::{judge, Fault};
+use super::protocol::tristate::Tristate;
 use super::schedule::{Entrant, Ready, Tournament};
+use super::shaped::{self, Board};
 use crate::format::umea::{position_text, START};
 use crate::printable::printable;
 use crate::rules::Position;
@@ -30,25 +33,117 @@ impl Sheet {
     }
 }
 
+/// The suite's positions.
+#[derive(Clone, Debug)]
+pub enum Suite {
+    /// 8x8 positions (Umea's text), asked through any per-move protocol.
+    Positions(Vec<Position>),
+    /// Tri-state board files of any shape, asked through `tristate` in its
+    /// coordinate convention.
+    Boards(Vec<Board>, Tristate),
+}
+
+impl Suite {
+    /// How many positions it has.
+    pub fn len(&self) -> usize {
+        match self {
+            Suite::Positions(list) => list.len(),
+            Suite::Boards(list, _) => list.len(),
+        }
+    }
+
+    /// Whether it has none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th position as the reports name it: the Umea text, or the board
+    /// file's name with its shape.
+    pub fn name(&self, i: usize) -> String {
+        match self {
+            Suite::Positions(list) => position_text(list[i]),
+            Suite::Boards(list, _) => format!(
+                "{} ({})",
+                printable(&list[i].name),
+                shaped::shape(&list[i].problem)
+            ),
+        }
+    }
+
+    /// The `i`-th position's fields for the JSON report's failures: `position` (the
+    /// Umea text, or the board file as the agent got it), `shape`, and `file` for a
+    /// board file.
+    fn json_fields(&self, i: usize) -> serde_json::Value {
+        match self {
+            Suite::Positions(list) => json!({
+                "position": position_text(list[i]),
+                "shape": "8x8",
+            }),
+            Suite::Boards(list, _) => json!({
+                "position": shaped::board_file(&list[i].problem),
+                "shape": shaped::shape(&list[i].problem),
+                "file": printable(&list[i].name),
+            }),
+        }
+    }
+
+    /// The shapes it holds, in words, each with its count (`3 of 6x6, 1 of 10x8`).
+    pub fn shapes(&self) -> String {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for i in 0..self.len() {
+            let shape = match self {
+                Suite::Positions(_) => "8x8".to_string(),
+                Suite::Boards(list, _) => shaped::shape(&list[i].problem),
+            };
+            match counts.iter_mut().find(|(s, _)| *s == shape) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((shape, 1)),
+            }
+        }
+        counts
+            .iter()
+            .map(|(shape, n)| format!("{n} of {shape}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 impl Tournament<'_> {
-    /// Builds every student, then asks each for a move in each of `positions` (one
-    /// move request each, move number 1), `jobs` at a time; the sheets in the
-    /// students' order.
-    pub fn legality(&self, students: &[Entrant], positions: &[Position]) -> io::Result<Vec<Sheet>> {
+    /// Builds every student, then asks each for a move in each of the suite's
+    /// positions (one move request each, move number 1), `jobs` at a time; the
+    /// sheets in the students' order.
+    pub fn legality(&self, students: &[Entrant], suite: &Suite) -> io::Result<Vec<Sheet>> {
         let entrants: Vec<&Entrant> = students.iter().collect();
         let ready = self.build_all(&entrants, &vec![true; entrants.len()])?;
-        let count = positions.len();
+        let count = suite.len();
         let faults = self.parallel(ready.len() * count, |i| {
-            let position = positions[i % count];
-            let mut player = match &ready[i / count] {
+            let student = &ready[i / count];
+            let built = match student {
+                Ready::Built(built, _) => built,
                 Ready::Failed(fault) => return Ok(Some(fault.clone())),
-                ready => self.seat(ready)?,
+                Ready::Reference(_) | Ready::Elsewhere => {
+                    unreachable!("every student is an agent, built")
+                }
             };
-            let answer = player.answer(position, 1)?;
-            Ok(answer
-                .verdict
-                .and_then(|said| judge(position, said, &answer.text))
-                .err())
+            match suite {
+                Suite::Positions(positions) => {
+                    let position = positions[i % count];
+                    let mut player = self.seat(student)?;
+                    let answer = player.answer(position, 1)?;
+                    Ok(answer
+                        .verdict
+                        .and_then(|said| judge(position, said, &answer.text))
+                        .err())
+                }
+                Suite::Boards(boards, tristate) => {
+                    let problem = &boards[i % count].problem;
+                    let (said, text) =
+                        tristate.ask_board(built, self.sandbox, self.terms, problem)?;
+                    Ok(said
+                        .and_then(|said| shaped::judge(problem, said, &text))
+                        .err())
+                }
+            }
         })?;
         let mut faults = faults.into_iter();
         Ok(entrants
@@ -103,25 +198,33 @@ pub fn built_in(seed: u64) -> Vec<Position> {
 }
 
 /// The text report: each student's legal answers of the total, then each failure
-/// with the position, the answer (escaped) and the reason.
-pub fn text(sheets: &[Sheet], positions: &[Position]) -> String {
+/// with the position (a board file's name and shape, then its board on a line), the
+/// answer (escaped) and the reason.
+pub fn text(sheets: &[Sheet], suite: &Suite) -> String {
     let mut out = String::new();
     for sheet in sheets {
         out += &format!(
             "{}: {}/{} positions answered legally\n",
             printable(&sheet.name),
             sheet.legal(),
-            positions.len()
+            suite.len()
         );
-        for (position, fault) in positions.iter().zip(&sheet.faults) {
+        for (i, fault) in sheet.faults.iter().enumerate() {
             if let Some(fault) = fault {
                 out += &format!(
                     "  {} in {}: answered `{}`; {}\n",
                     fault.reason.words(),
-                    position_text(*position),
+                    suite.name(i),
                     fault.answer,
                     fault.detail
                 );
+                if let Suite::Boards(boards, _) = suite {
+                    let rows: Vec<_> = shaped::board_file(&boards[i].problem)
+                        .lines()
+                        .map(str::to_string)
+                        .collect();
+                    out += &format!("    board: {}\n", rows.join(" / "));
+                }
             }
         }
     }
@@ -129,28 +232,29 @@ pub fn text(sheets: &[Sheet], positions: &[Position]) -> String {
 }
 
 /// The JSON report's `legality` section: per student its name, `legal`, `total` and
-/// `failures` (position, answer, reason, detail).
-pub fn json(sheets: &[Sheet], positions: &[Position]) -> serde_json::Value {
+/// `failures` (position, shape, board file, answer, reason, detail).
+pub fn json(sheets: &[Sheet], suite: &Suite) -> serde_json::Value {
     sheets
         .iter()
         .map(|sheet| {
-            let failures: Vec<_> = positions
+            let failures: Vec<_> = sheet
+                .faults
                 .iter()
-                .zip(&sheet.faults)
-                .filter_map(|(position, fault)| {
+                .enumerate()
+                .filter_map(|(i, fault)| {
                     let fault = fault.as_ref()?;
-                    Some(json!({
-                        "position": position_text(*position),
-                        "answer": fault.answer,
-                        "reason": fault.reason.words(),
-                        "detail": fault.detail,
-                    }))
+                    let mut failure = suite.json_fields(i);
+                    let fields = failure.as_object_mut()?;
+                    fields.insert("answer".into(), fault.answer.clone().into());
+                    fields.insert("reason".into(), fault.reason.words().into());
+                    fields.insert("detail".into(), fault.detail.clone().into());
+                    Some(failure)
                 })
                 .collect();
             json!({
                 "name": printable(&sheet.name),
                 "legal": sheet.legal(),
-                "total": positions.len(),
+                "total": suite.len(),
                 "failures": failures,
             })
         })

@@ -23,6 +23,7 @@ pub mod report;
 pub mod review;
 pub mod reviews;
 pub mod schedule;
+pub mod shaped;
 pub mod shard;
 pub mod uf;
 

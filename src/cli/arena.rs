@@ -9,13 +9,16 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 
 use super::arena_resume::{open_ledger, Stopped};
+use super::arena_suite;
 use super::grader::{parse_seconds, print_out, write_whole};
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::grades::{self, Policy};
+use crate::arena::legality::{Sheet, Suite};
 use crate::arena::protocol::nboard::NBoard;
 use crate::arena::protocol::task4::Task4;
+use crate::arena::protocol::tristate::Tristate;
 use crate::arena::protocol::{self, Agent, Speaks, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::Results;
@@ -54,7 +57,8 @@ pub struct ArenaArgs {
     #[arg(required = true)]
     class: Option<PathBuf>,
     /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
-    /// tristate (`./othello.sh board.txt` per move, 8x8), line (`./othello.sh
+    /// tristate (`./othello.sh board.txt` per move; games 8x8, the legality suite
+    /// any shape), line (`./othello.sh
     /// Black|White` once per game, moves on standard input and output) or nboard
     /// (`./othello.sh` once per game, an NBoard engine).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
@@ -104,9 +108,12 @@ pub struct ArenaArgs {
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// --format legality: the suite's positions, Umea positions one a line (default:
-    /// a built-in seeded set of mid-game positions, some of them passes).
-    #[arg(long, value_name = "FILE")]
+    /// --format legality and --policy csu: the legality suite's positions: a file of
+    /// Umea positions one a line, or (--protocol tristate) a Tri-state board file, a
+    /// folder of them, any shape, or `builtin:WIDTHxHEIGHT` (a built-in seeded set of
+    /// that shape) (default: a built-in seeded set of 8x8 mid-game positions, some of
+    /// them passes).
+    #[arg(long, value_name = "FILE|DIR|builtin:WxH")]
     positions: Option<PathBuf>,
     /// The seed of the openings' order and of the knockout's draw.
     #[arg(long, default_value_t = 1)]
@@ -136,8 +143,9 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "PLIES", default_value_t = arena::reviews::DEPTH, value_parser = clap::value_parser!(u32).range(0..=12))]
     review_depth: u32,
     /// Grade the students as a course does (docs/arena.md): `umea` beats naive,
-    /// `csu` C/B/A against a B-level reference, `knockout` a point per round won, `uf`
-    /// a point per UF pairing passed (--format uf).
+    /// `csu` C from the legality suite (--positions, run first), B/A against a B-level
+    /// reference, `knockout` a point per round won, `uf` a point per UF pairing passed
+    /// (--format uf).
     #[arg(long, value_enum)]
     policy: Option<PolicyArg>,
     /// The reference a policy grades against [default: `naive` if it played, else
@@ -236,7 +244,7 @@ fn grading(
     }
 }
 
-fn bad(what: &str, message: String) -> anyhow::Error {
+pub(super) fn bad(what: &str, message: String) -> anyhow::Error {
     UsageError::BadArgument {
         what: what.into(),
         message,
@@ -449,6 +457,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         .chain(uf.then(super::arena_uf::opponents).into_iter().flatten())
         .collect();
     let grading = grading(args, format, &names, students.len())?;
+    let suite = match grading {
+        Some((Policy::Csu, _)) => Some(csu_suite(args)?),
+        _ => None,
+    };
     // Each answer's times are set per run; this one is replaced.
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let commands: Vec<&str> = opponents
@@ -491,6 +503,19 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let tournament = Tournament {
         ledger: ledger.as_ref(),
         ..tournament
+    };
+    // CSU's C: the legality suite, before the games.
+    let sheets = match &suite {
+        Some((suite, _)) => match tournament.legality(&students, suite) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                return Err(Stopped {
+                    journal: ledger.is_some(),
+                }
+                .into())
+            }
+            sheets => Some(sheets.context("the referee could not run the legality suite")?),
+        },
+        None => None,
     };
     let played = if uf {
         arena::uf::play(&tournament, &students)
@@ -547,7 +572,8 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             anchor_elo: args.anchor_elo,
         }),
     };
-    let grades = grading.map(|(policy, reference)| grades::grades(policy, &results, reference));
+    let grades = grading
+        .map(|(policy, reference)| grades::grades(policy, &results, reference, sheets.as_deref()));
     let strength = arena::reviews::strength(args.review_depth);
     let reviews = (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength));
     let extra = Extra {
@@ -556,6 +582,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         html: args.html.as_deref(),
         junit: args.junit.as_deref(),
         gradescope: args.gradescope.as_deref(),
+        suite: suite
+            .as_ref()
+            .zip(sheets.as_deref())
+            .map(|((suite, words), sheets)| (suite, words.as_str(), sheets)),
     };
     write_reports(
         &header,
@@ -593,11 +623,25 @@ fn terms_words(
     words
 }
 
-/// The positions of an `--openings` or `--positions` file, and their words for the
-/// reports.
+/// The positions of an `--openings` file, and their words for the reports; a
+/// folder or a Tri-state board file refused (games are 8x8).
 fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> {
+    let shaped = || {
+        bad(
+            &path.display().to_string(),
+            "games are played on 8x8 from Umea positions, one a line; Tri-state board files \
+             (any shape) are taken by the legality suite (--positions), not as openings"
+                .into(),
+        )
+    };
+    if path.is_dir() {
+        return Err(shaped());
+    }
     let text =
         fs::read_to_string(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
+    if arena_suite::is_board_file(&text) {
+        return Err(shaped());
+    }
     let list = openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     let words = format!(
         "{} positions of {}",
@@ -605,6 +649,42 @@ fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> 
         printable(&path.display().to_string())
     );
     Ok((list, words))
+}
+
+/// The legality suite of a `--policy csu` tournament (CSU's `C`), refused where it
+/// cannot be run: a protocol other than the per-move ones, `--shard` (a merge keeps
+/// no grades).
+fn csu_suite(args: &ArenaArgs) -> Result<(Suite, String)> {
+    if !matches!(args.protocol.as_str(), "umea" | "tristate") {
+        return Err(bad(
+            "--policy",
+            "csu's C is the legality suite, which asks one move per position: umea or \
+             tristate only"
+                .into(),
+        ));
+    }
+    if args.shard.is_some() {
+        return Err(bad(
+            "--policy",
+            "csu grades from the legality suite and the games together: not in shards".into(),
+        ));
+    }
+    arena_suite::suite(
+        args.positions.as_deref(),
+        args.seed,
+        &args.protocol,
+        tristate(args),
+    )
+}
+
+/// The Tri-state adapter in `--coords`, `--base` and `--notation`'s convention.
+fn tristate(args: &ArenaArgs) -> Tristate {
+    let (coords, base, notation) = args.conventions.conventions();
+    Tristate {
+        coords,
+        base,
+        notation,
+    }
 }
 
 /// The runs at once: `-j`, else the cores.
@@ -637,19 +717,12 @@ fn legality(
         ));
     }
     let students = students(class, protocol.entry())?;
-    let (positions, words) = match &args.positions {
-        Some(path) => positions_file(path)?,
-        None => {
-            let (total, passes) = legality::BUILT_IN;
-            (
-                legality::built_in(args.seed),
-                format!(
-                    "{total} built-in mid-game positions of seed {}, {passes} of them passes",
-                    args.seed
-                ),
-            )
-        }
-    };
+    let (suite, words) = arena_suite::suite(
+        args.positions.as_deref(),
+        args.seed,
+        &args.protocol,
+        tristate(args),
+    )?;
     let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
     let jobs = jobs(args);
     sandbox::stop_on_signals();
@@ -665,7 +738,7 @@ fn legality(
         shard: None,
     };
     let sheets = tournament
-        .legality(&students, &positions)
+        .legality(&students, &suite)
         .context("the referee could not run the suite")?;
     let mut head = format!(
         "legality suite ({}): {words}; each answer legal, within the time, pass exactly \
@@ -685,11 +758,11 @@ fn legality(
             "terms": protocol.words(terms),
             "players": [],
             "games": [],
-            "legality": legality::json(&sheets, &positions),
+            "legality": legality::json(&sheets, &suite),
         });
         write_whole(path, format!("{report:#}\n").as_bytes())?;
     }
-    print_out(&(head + &legality::text(&sheets, &positions)))
+    print_out(&(head + &legality::text(&sheets, &suite)))
 }
 
 /// What decides this tournament's results, for its journal: every option that
@@ -761,6 +834,9 @@ pub(super) struct Extra<'a> {
     pub junit: Option<&'a Path>,
     /// `--gradescope`.
     pub gradescope: Option<&'a Path>,
+    /// The legality suite run for csu's `C`: its positions, their words, and each
+    /// student's answers.
+    pub suite: Option<(&'a Suite, &'a str, &'a [Sheet])>,
 }
 
 /// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
@@ -785,6 +861,10 @@ pub(super) fn write_reports(
                 "grading".into(),
                 grades::json_field(policy, results, reference, grades),
             );
+        }
+        if let (Some((suite, words, sheets)), Some(report)) = (extra.suite, value.as_object_mut()) {
+            report.insert("legality_positions".into(), words.into());
+            report.insert("legality".into(), legality::json(sheets, suite));
         }
         if let Some(path) = json {
             write_whole(path, report::json_text(&value).as_bytes())?;
@@ -815,6 +895,13 @@ pub(super) fn write_reports(
         }
     }
     let mut text = report::text(header, results, standings);
+    if let Some((suite, words, sheets)) = extra.suite {
+        text += &format!(
+            "\nlegality suite (csu's C): {words}; each answer legal, within the time, pass \
+             exactly when no move\n{}",
+            legality::text(sheets, suite)
+        );
+    }
     if let Some(((policy, reference), grades)) = extra.grading {
         text += &grades::text(policy, results, reference, grades);
     }
@@ -919,23 +1006,39 @@ pub(super) fn package(
             .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
         openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     }
+    if parsed.positions.is_some() {
+        return Err(bad(
+            "--arena",
+            "--positions: the bundle holds no suite's files; csu's suite is the built-in one"
+                .into(),
+        ));
+    }
     let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
+    // csu asks the built-in legality suite first.
+    let suite = match parsed.policy {
+        Some(PolicyArg::Csu) => legality::BUILT_IN.0 as f64,
+        _ => 0.0,
+    };
     let games = if uf {
         arena::uf::PAIRINGS.len() as f64
     } else {
         parsed.opponent.len() as f64 * f64::from(parsed.games)
     };
-    let worst = parsed.build_seconds.as_secs_f64()
-        + games * ANSWERS_PER_GAME * (seconds + parsed.start_allowance);
+    let each = seconds + parsed.start_allowance;
+    let worst = parsed.build_seconds.as_secs_f64() + (suite + games * ANSWERS_PER_GAME) * each;
     let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
     if worst > budget {
         return Err(bad(
             "--arena",
             format!(
                 "the games could take {worst:.0} s of CPU time (the build, then {games} games x \
-                 {ANSWERS_PER_GAME} answers x {} s): more than the budget of {budget:.0} s; \
-                 play fewer games or give less time a move",
-                seconds + parsed.start_allowance
+                 {ANSWERS_PER_GAME} answers x {each} s{}): more than the budget of {budget:.0} \
+                 s; play fewer games or give less time a move",
+                if suite > 0.0 {
+                    format!(", and {suite} answers of the legality suite x {each} s")
+                } else {
+                    String::new()
+                },
             ),
         ));
     }

@@ -1,8 +1,10 @@
 """A Tri-state agent of our own for tests/arena.rs: `tristate.py MODE board.txt`.
 
-Reads the board file (`B|W 8 8`, then rows of B, W, -) and answers `(x,y)`, column
-then row, 0-based: `first` the first legal move (row-major) or `skip`; `skip` always
-`skip`."""
+Reads the board file (`B|W width height`, then rows of B, W, -, E; E is never
+playable and breaks a line) and answers `(x,y)`, column then row, 0-based: `first`
+the first legal move (row-major) or `skip`; `skip` always `skip`; `illegal` the
+first empty cell that is not a legal move (else the first blocked cell, else
+`(0,0)`); `spin` computes forever."""
 import sys
 
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -18,17 +20,31 @@ def main():
     if mode == "skip":
         print("skip")
         return
-    for y in range(height):
-        for x in range(width):
-            if rows[y][x] != "-":
-                continue
-            for dx, dy in DIRS:
-                xx, yy, seen = x + dx, y + dy, 0
-                while 0 <= xx < width and 0 <= yy < height and rows[yy][xx] == you:
-                    xx, yy, seen = xx + dx, yy + dy, seen + 1
-                if seen and 0 <= xx < width and 0 <= yy < height and rows[yy][xx] == me:
-                    print("(%d,%d)" % (x, y))
-                    return
+    if mode == "spin":
+        while True:
+            pass
+
+    def legal(x, y):
+        if rows[y][x] != "-":
+            return False
+        for dx, dy in DIRS:
+            xx, yy, seen = x + dx, y + dy, 0
+            while 0 <= xx < width and 0 <= yy < height and rows[yy][xx] == you:
+                xx, yy, seen = xx + dx, yy + dy, seen + 1
+            if seen and 0 <= xx < width and 0 <= yy < height and rows[yy][xx] == me:
+                return True
+        return False
+
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    if mode == "illegal":
+        wrong = [c for c in cells if rows[c[1]][c[0]] == "-" and not legal(*c)]
+        wrong += [c for c in cells if rows[c[1]][c[0]] == "E"]
+        print("(%d,%d)" % (wrong[0] if wrong else (0, 0)))
+        return
+    for x, y in cells:
+        if legal(x, y):
+            print("(%d,%d)" % (x, y))
+            return
     print("skip")
 
 

@@ -7,11 +7,26 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use reversi::format::umea::{position_text, START};
 use reversi::rules::Position;
 use reversi::splitmix::SplitMix64;
 use serde_json::Value;
+
+/// Runs `reversi arena` with `args`; its exit code, stdout and stderr.
+pub fn arena(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .arg("arena")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
 
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
@@ -90,6 +105,32 @@ pub fn openings_in(dir: &Path, name: &str, positions: &[Position]) -> PathBuf {
     let path = dir.join(name);
     fs::write(&path, lines.join("\n") + "\n").unwrap();
     path
+}
+
+/// The JSON report's legality entry of student `name`: legal, total, and each
+/// failure's `keys` as text.
+pub fn sheet_of<const N: usize>(
+    report: &serde_json::Value,
+    keys: [&str; N],
+    name: &str,
+) -> (u64, u64, Vec<[String; N]>) {
+    let sheet = report["legality"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap();
+    let failures = sheet["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| keys.map(|k| f[k].as_str().unwrap().to_string()))
+        .collect();
+    (
+        sheet["legal"].as_u64().unwrap(),
+        sheet["total"].as_u64().unwrap(),
+        failures,
+    )
 }
 
 /// A JSON report without its games' CPU times (`cpu`, `longest_answer`: measured,

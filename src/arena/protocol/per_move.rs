@@ -215,20 +215,74 @@ pub(super) fn stderr_words(run: &Run) -> String {
 
 /// The answer a run gave, judged by the terms (its legality is judged by the game).
 fn read_answer(run: &Run, terms: &Terms, wall: Duration, protocol: &dyn PerMove) -> Answer {
+    let (verdict, text) = read_reply(run, terms, wall, &|line| protocol.parse(line), &|| {
+        protocol.expected()
+    });
+    Answer {
+        verdict,
+        text,
+        cpu: run.cpu,
+    }
+}
+
+/// Asks a built agent once, outside a game, from its build (the legality suite on
+/// boards of any shape): a run with `args` and `files`, its answer read under the
+/// terms and `parse`d (`expected`: what an answer looks like, in words): what it
+/// names, or its fault, and the answer as printed (escaped). An error is the
+/// referee's own.
+pub(super) fn ask_once<T>(
+    built: &Built,
+    sandbox: &Sandbox,
+    terms: &Terms,
+    (args, files): (&[String], &[(&str, &[u8])]),
+    parse: &dyn Fn(&str) -> Option<T>,
+    expected: &dyn Fn() -> String,
+) -> io::Result<(Result<T, Fault>, String)> {
+    let sandbox = sandbox.with_cpu(terms.limit());
+    let run = sandbox.run_from(
+        &Program {
+            command: &built.command,
+            args,
+            files,
+        },
+        Some(built.tree.path()),
+    )?;
+    if run.ending == Ending::Stopped {
+        return Err(io::ErrorKind::Interrupted.into());
+    }
+    Ok(read_reply(
+        &run,
+        terms,
+        sandbox.limits().wall,
+        parse,
+        expected,
+    ))
+}
+
+/// The answer line of a run judged by the terms and parsed by `parse`: what it names
+/// or its fault, and the answer as printed (escaped).
+fn read_reply<T>(
+    run: &Run,
+    terms: &Terms,
+    wall: Duration,
+    parse: &dyn Fn(&str) -> Option<T>,
+    expected: &dyn Fn() -> String,
+) -> (Result<T, Fault>, String) {
     let limit = terms.limit();
     let lines = run.stdout.last_lines(2);
     let last = lines
         .last()
         .map(|line| printable_bytes(line))
         .unwrap_or_default();
-    let fault = |reason, answer: &str, detail: String| Answer {
-        verdict: Err(Fault {
-            reason,
-            answer: answer.to_string(),
-            detail,
-        }),
-        text: answer.to_string(),
-        cpu: run.cpu,
+    let fault = |reason, answer: &str, detail: String| {
+        (
+            Err(Fault {
+                reason,
+                answer: answer.to_string(),
+                detail,
+            }),
+            answer.to_string(),
+        )
     };
     let cpu = run.cpu.as_secs_f64();
     match run.ending {
@@ -313,22 +367,18 @@ fn read_answer(run: &Run, terms: &Terms, wall: Duration, protocol: &dyn PerMove)
         }
     }
     match lines.last().map(|line| std::str::from_utf8(line)) {
-        Some(Ok(line)) => match protocol.parse(line) {
-            Some(said) => Answer {
-                verdict: Ok(said),
-                text: last,
-                cpu: run.cpu,
-            },
+        Some(Ok(line)) => match parse(line) {
+            Some(said) => (Ok(said), last),
             None => fault(
                 Reason::Unreadable,
                 &last,
-                format!("expected {}", protocol.expected()),
+                format!("expected {}", expected()),
             ),
         },
         _ => fault(
             Reason::Unreadable,
             &last,
-            format!("not UTF-8 text; expected {}", protocol.expected()),
+            format!("not UTF-8 text; expected {}", expected()),
         ),
     }
 }

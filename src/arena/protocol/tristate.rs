@@ -1,16 +1,26 @@
-//! CSU CS440 Tri-state Othello, on the 8x8 board: each move the board file
-//! `board.txt` (`B|W 8 8`, then 8 rows of `B`, `W`, `-`) in the agent's run folder and
-//! its name as the argument, `./othello.sh board.txt`; one line, a coordinate in the
-//! course's convention (`--coords`, `--base`, `--notation`, as `reversi tristate`) or
-//! `skip`. No compile step. A process per move ([`super::per_move`]).
+//! CSU CS440 Tri-state Othello: each move the board file `board.txt` (`B|W width
+//! height`, then rows of `B`, `W`, `-`, `E`) in the agent's run folder and its name
+//! as the argument, `./othello.sh board.txt`; one line, a coordinate in the course's
+//! convention (`--coords`, `--base`, `--notation`, as `reversi tristate`) or `skip`.
+//! No compile step. A process per move ([`super::per_move`]); games on 8x8, the
+//! legality suite on boards of any shape ([`Tristate::ask_board`]).
 
-use super::per_move::PerMove;
-use super::Terms;
+use std::io;
+
+use super::per_move::{ask_once, PerMove};
+use super::{Built, Terms};
+use crate::arena::game::Fault;
+use crate::arena::shaped;
 use crate::board::Square;
-use crate::format::tristate::{self, Base, Coords, Notation};
+use crate::format::tristate::{self, Base, Coords, Notation, Problem};
 use crate::rules::{Color, Position};
+use crate::sandbox::Sandbox;
+
+/// A cell of a board of any shape: (x, y), the column and row 0-based.
+pub type Cell = (usize, usize);
 
 /// The Tri-state adapter, with the course's coordinate convention.
+#[derive(Clone, Copy, Debug)]
 pub struct Tristate {
     /// The order of the two numbers.
     pub coords: Coords,
@@ -43,6 +53,35 @@ pub fn board_file(position: Position) -> String {
         text.push('\n');
     }
     text
+}
+
+impl Tristate {
+    /// Asks a built agent once for a move on a board of any shape (`problem`), from
+    /// its build, under the terms: the cell it names, (x, y) the column and row
+    /// 0-based (`None`: skip), or its fault (the answer's form or time; its legality
+    /// is judged by [`shaped::judge`]), and the answer as printed (escaped). An error
+    /// is the referee's own.
+    pub fn ask_board(
+        &self,
+        built: &Built,
+        sandbox: &Sandbox,
+        terms: &Terms,
+        problem: &Problem,
+    ) -> io::Result<(Result<Option<Cell>, Fault>, String)> {
+        let file = shaped::board_file(problem).into_bytes();
+        let size = (problem.grid.width(), problem.grid.height());
+        ask_once(
+            built,
+            sandbox,
+            terms,
+            (
+                &["board.txt".to_string()],
+                &[("board.txt", file.as_slice())],
+            ),
+            &|line| tristate::parse_answer(line, self.coords, self.base, self.notation, size),
+            &|| self.expected(),
+        )
+    }
 }
 
 impl PerMove for Tristate {
