@@ -15,13 +15,12 @@ use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
 use crate::arena::grades::{self, Policy};
-use crate::arena::legality::{Sheet, Suite};
+use crate::arena::legality::Suite;
 use crate::arena::protocol::nboard::NBoard;
 use crate::arena::protocol::task4::Task4;
 use crate::arena::protocol::tristate::Tristate;
 use crate::arena::protocol::{self, Agent, Speaks, Terms};
 use crate::arena::reference::Reference;
-use crate::arena::schedule::Results;
 use crate::arena::schedule::{Entrant, Format, Tournament};
 use crate::arena::shard::ShardOf;
 use crate::arena::{self, legality, openings, report};
@@ -30,6 +29,12 @@ use crate::grading::grade::journal::Settings;
 use crate::grading::shard::Shard;
 use crate::printable::printable;
 use crate::sandbox;
+
+mod package;
+mod reports;
+
+pub(super) use package::package;
+pub(super) use reports::{write_reports, Extra};
 
 /// The formats of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -816,259 +821,3 @@ fn settings(args: &ArenaArgs) -> Result<Settings> {
 
 /// A policy and the reference it grades against (an index in the players).
 type Grading = (Policy, Option<usize>);
-
-/// The reports beyond the core's: reviews and grades in every report, the HTML page,
-/// JUnit and Gradescope's results.json.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Extra<'a> {
-    /// The policy, its reference, and the students' grades.
-    pub grading: Option<(Grading, &'a [grades::Grade])>,
-    /// The reviews' strength and each game's reviews.
-    pub reviews: Option<(
-        crate::engine::fixed::Strength,
-        &'a [arena::reviews::GameReviews],
-    )>,
-    /// `--html`.
-    pub html: Option<&'a Path>,
-    /// `--junit`.
-    pub junit: Option<&'a Path>,
-    /// `--gradescope`.
-    pub gradescope: Option<&'a Path>,
-    /// The legality suite run for csu's `C`: its positions, their words, and each
-    /// student's answers.
-    pub suite: Option<(&'a Suite, &'a str, &'a [Sheet])>,
-}
-
-/// Writes the reports of `results`: `json`, `csv` (where given), every game as GGF
-/// into `games_dir`, `extra`'s, and the text report on standard output.
-pub(super) fn write_reports(
-    header: &report::Header,
-    results: &Results,
-    standings: &[report::Standing],
-    (json, csv): (Option<&Path>, Option<&Path>),
-    games_dir: Option<&Path>,
-    extra: &Extra,
-) -> Result<()> {
-    if json.is_some() || extra.html.is_some() {
-        let mut value = report::json_value(header, results, standings);
-        if let Some((_, reviews)) = extra.reviews {
-            arena::reviews::add_to_json(&mut value, results, reviews);
-        }
-        if let (Some(((policy, reference), grades)), Some(report)) =
-            (extra.grading, value.as_object_mut())
-        {
-            report.insert(
-                "grading".into(),
-                grades::json_field(policy, results, reference, grades),
-            );
-        }
-        if let (Some((suite, words, sheets)), Some(report)) = (extra.suite, value.as_object_mut()) {
-            report.insert("legality_positions".into(), words.into());
-            report.insert("legality".into(), legality::json(sheets, suite));
-        }
-        if let Some(path) = json {
-            write_whole(path, report::json_text(&value).as_bytes())?;
-        }
-        if let Some(path) = extra.html {
-            let grades = extra.grading.map(|(_, g)| g);
-            let page = arena::page::page(header, results, standings, grades, &value);
-            write_whole(path, page.as_bytes())?;
-        }
-    }
-    if let Some(path) = csv {
-        write_whole(path, report::csv(results, standings).as_bytes())?;
-    }
-    if let Some(folder) = games_dir {
-        fs::create_dir_all(folder).with_context(|| format!("cannot make {}", folder.display()))?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let date = crate::format::ggf::date(now);
-        for (i, record) in report::ggf_games(results, standings, &date)
-            .iter()
-            .enumerate()
-        {
-            write_whole(
-                &folder.join(format!("game-{:04}.ggf", i + 1)),
-                format!("{record}\n").as_bytes(),
-            )?;
-        }
-    }
-    let mut text = report::text(header, results, standings);
-    if let Some((suite, words, sheets)) = extra.suite {
-        text += &format!(
-            "\nlegality suite (csu's C): {words}; each answer legal, within the time, pass \
-             exactly when no move\n{}",
-            legality::text(sheets, suite)
-        );
-    }
-    if let Some(((policy, reference), grades)) = extra.grading {
-        text += &grades::text(policy, results, reference, grades);
-    }
-    if let Some((strength, reviews)) = extra.reviews {
-        text += &arena::reviews::text(results, reviews, strength);
-    }
-    let extras = arena::platform::Extras {
-        reviews: extra.reviews.map(|(_, r)| r),
-        grades: extra.grading.map(|((policy, _), g)| (policy, g)),
-    };
-    if let Some(path) = extra.junit {
-        write_whole(path, arena::platform::junit(results, extras).as_bytes())?;
-    }
-    if let Some(path) = extra.gradescope {
-        let value = arena::platform::gradescope(results, standings, 0, &text, extras);
-        write_whole(path, report::json_text(&value).as_bytes())?;
-    }
-    print_out(&text)
-}
-
-/// The flags a gauntlet's bundle sets itself: not the TA's.
-const BUNDLE_SETS: &[&str] = &[
-    "--gradescope",
-    "--json",
-    "--csv",
-    "--html",
-    "--junit",
-    "--games-dir",
-    "--sandbox",
-    "--no-sandbox",
-];
-
-/// The seconds Gradescope's grading of a submission may take unless `--budget` says
-/// (its default timeout is 600 s), as `package` has it.
-const GRADESCOPE_BUDGET: f64 = 540.0;
-
-/// The answers a side gives in a game at most, for the budget's estimate: 30 moves
-/// and 2 passes from the standard start.
-const ANSWERS_PER_GAME: f64 = 32.0;
-
-/// `reversi package gradescope --arena FLAGS`: checks the arena's `flags` (a
-/// gauntlet against in-process references, the worst case of its games within the
-/// budget) and writes the bundle.
-pub(super) fn package(
-    flags: &str,
-    binary: &Path,
-    out: &Path,
-    packages: &[String],
-    budget: Option<Duration>,
-) -> Result<()> {
-    #[derive(clap::Parser)]
-    struct Flags {
-        #[command(flatten)]
-        arena: ArenaArgs,
-    }
-    let words: Vec<String> = flags.split_whitespace().map(str::to_string).collect();
-    if let Some(word) = words
-        .iter()
-        .find(|w| BUNDLE_SETS.iter().any(|f| w.split('=').next() == Some(*f)))
-    {
-        return Err(bad("--arena", format!("{word}: the bundle sets it itself")));
-    }
-    let parsed = <Flags as clap::Parser>::try_parse_from(
-        ["arena", "class"]
-            .into_iter()
-            .map(str::to_string)
-            .chain(words.iter().cloned()),
-    )
-    .map_err(|e| bad("--arena", e.to_string().trim().to_string()))?
-    .arena;
-    let uf = parsed.format == FormatArg::Uf;
-    if parsed.format != FormatArg::Gauntlet && !uf {
-        return Err(bad(
-            "--arena",
-            "a submission plays a gauntlet or UF's pairings (--format uf)".into(),
-        ));
-    }
-    if uf {
-        super::arena_uf::refuse(
-            [parsed.opponent.first().map(|_| "--opponent".to_string())],
-            &parsed.protocol,
-        )?;
-    } else if parsed.opponent.is_empty() {
-        return Err(bad(
-            "--arena",
-            "a gauntlet needs at least one --opponent".into(),
-        ));
-    }
-    for spec in &parsed.opponent {
-        if let Entrant::Agent(_) = opponent(spec, parsed.nboard_depth)? {
-            return Err(bad(
-                "--arena",
-                format!(
-                    "{spec}: the bundle holds no command; use naive, engine:depth=N or \
-                     engine:nodes=N"
-                ),
-            ));
-        }
-    }
-    if let Some(path) = &parsed.openings {
-        let text = fs::read_to_string(path)
-            .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
-        openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
-    }
-    if parsed.positions.is_some() {
-        return Err(bad(
-            "--arena",
-            "--positions: the bundle holds no suite's files; csu's suite is the built-in one"
-                .into(),
-        ));
-    }
-    let seconds: f64 = parsed.seconds.trim().parse().unwrap_or(f64::INFINITY);
-    // csu asks the built-in legality suite first.
-    let suite = match parsed.policy {
-        Some(PolicyArg::Csu) => legality::BUILT_IN.0 as f64,
-        _ => 0.0,
-    };
-    let games = if uf {
-        arena::uf::PAIRINGS.len() as f64
-    } else {
-        parsed.opponent.len() as f64 * f64::from(parsed.games)
-    };
-    let each = seconds + parsed.start_allowance;
-    let worst = parsed.build_seconds.as_secs_f64() + (suite + games * ANSWERS_PER_GAME) * each;
-    let budget = budget.map_or(GRADESCOPE_BUDGET, |b| b.as_secs_f64());
-    if worst > budget {
-        return Err(bad(
-            "--arena",
-            format!(
-                "the games could take {worst:.0} s of CPU time (the build, then {games} games x \
-                 {ANSWERS_PER_GAME} answers x {each} s{}): more than the budget of {budget:.0} \
-                 s; play fewer games or give less time a move",
-                if suite > 0.0 {
-                    format!(", and {suite} answers of the legality suite x {each} s")
-                } else {
-                    String::new()
-                },
-            ),
-        ));
-    }
-    // The openings' file goes into the bundle, read there.
-    let mut kept = Vec::new();
-    let mut rest = words.iter();
-    while let Some(word) = rest.next() {
-        if word == "--openings" {
-            rest.next();
-        } else if !word.starts_with("--openings=") {
-            kept.push(word.clone());
-        }
-    }
-    arena::bundle::write(&kept, parsed.openings.as_deref(), packages, binary, out)?;
-    let against = if uf {
-        "UF's six pairings against the example AI".to_string()
-    } else {
-        format!(
-            "a gauntlet against {}",
-            parsed
-                .opponent
-                .iter()
-                .map(|o| printable(o).into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    print_out(&format!(
-        "wrote {} ({against}; at most {worst:.0} s of the agent's CPU time): upload it as \
-         the assignment's autograder (Configure Autograder > Zip file upload)\n",
-        out.display()
-    ))
-}
