@@ -87,6 +87,7 @@ fn the_suite_judges_board_files_of_any_shape() {
         ],
     );
     assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("skip exactly when no move"), "{stdout}");
     assert!(
         stdout.contains(
             "4 board files of {} (1 of 10x8, 1 of 6x6, 1 of 8x8 with 5 blocked cells, 1 of \

@@ -156,6 +156,17 @@ impl Tournament<'_> {
     }
 }
 
+/// What the suite judges, in words, with the protocol's word for a pass (Tri-state's
+/// `skip`).
+pub fn judged(protocol: &str) -> String {
+    let pass = if protocol == "tristate" {
+        "skip"
+    } else {
+        "pass"
+    };
+    format!("each answer legal, within the time, {pass} exactly when no move")
+}
+
 /// How many positions the built-in suite has, and how many of them are passes.
 pub const BUILT_IN: (usize, usize) = (24, 4);
 

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::grades::{scores_against, Grade};
-use super::report::{Header, Standing};
+use super::report::{games_a_pairing, Header, Standing};
 use super::schedule::Results;
 use crate::format::umea::position_text;
 use crate::grading::platform::junit::escape;
@@ -76,8 +76,8 @@ pub fn page(
     out += "<ul id=\"terms\">\n";
     let _ = writeln!(
         out,
-        "<li>{} games a pairing, seed {}</li>\n<li>openings: {}</li>\n<li>sandbox: {}</li>",
-        header.games_per_pairing,
+        "<li>{}, seed {}</li>\n<li>openings: {}</li>\n<li>sandbox: {}</li>",
+        games_a_pairing(header.games_per_pairing),
         header.seed,
         html(&header.openings),
         html(&header.sandbox)

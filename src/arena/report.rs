@@ -377,15 +377,23 @@ pub fn ranking(standings: &[Standing]) -> Vec<usize> {
     order
 }
 
+/// `N games a pairing` (`1 game a pairing`).
+pub fn games_a_pairing(games: usize) -> String {
+    format!(
+        "{games} game{} a pairing",
+        if games == 1 { "" } else { "s" }
+    )
+}
+
 /// The text report: the header, the crosstable (each cell the row player's points
 /// against the column's, over their games), every forfeit explained, the knockout's
 /// rounds.
 pub fn text(header: &Header, results: &Results, standings: &[Standing]) -> String {
     let mut out = format!(
-        "arena: protocol {}, {}, {} games a pairing, seed {}\nopenings: {}\nsandbox: {}\nratings: {}\n",
+        "arena: protocol {}, {}, {}, seed {}\nopenings: {}\nsandbox: {}\nratings: {}\n",
         header.protocol,
         header.format,
-        header.games_per_pairing,
+        games_a_pairing(header.games_per_pairing),
         header.seed,
         header.openings,
         header.sandbox,

@@ -746,9 +746,9 @@ fn legality(
         .legality(&students, &suite)
         .context("the referee could not run the suite")?;
     let mut head = format!(
-        "legality suite ({}): {words}; each answer legal, within the time, pass exactly \
-         when no move\nsandbox: {}\n",
+        "legality suite ({}): {words}; {}\nsandbox: {}\n",
         protocol.name(),
+        legality::judged(protocol.name()),
         sandbox.isolation().words()
     );
     for line in protocol.words(terms) {

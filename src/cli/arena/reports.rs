@@ -92,8 +92,8 @@ pub(in crate::cli) fn write_reports(
     let mut text = report::text(header, results, standings);
     if let Some((suite, words, sheets)) = extra.suite {
         text += &format!(
-            "\nlegality suite (csu's C): {words}; each answer legal, within the time, pass \
-             exactly when no move\n{}",
+            "\nlegality suite (csu's C): {words}; {}\n{}",
+            legality::judged(&header.protocol),
             legality::text(sheets, suite)
         );
     }
