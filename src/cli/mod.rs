@@ -133,7 +133,7 @@ enum Command {
     /// UF CAP4053 Reversi: the example AI's move, or its games against itself.
     Uf(uf::UfArgs),
     /// Referee a class of students' agents: a gauntlet against references, a round
-    /// robin, a knockout or a legality suite, every agent in the sandbox
+    /// robin, a knockout, UF's six pairings or a legality suite, every agent in the sandbox
     /// (docs/arena.md); `arena merge` joins the reports of a tournament played in shards.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Arena(arena_merge::ArenaCommand),
