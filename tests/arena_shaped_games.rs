@@ -40,16 +40,12 @@ struct Board {
     rows: Vec<Vec<u8>>,
 }
 
-const DIRS: [(i64, i64); 8] = [
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
-];
+/// The 8 directions as (column step, row step).
+fn directions() -> impl Iterator<Item = (i64, i64)> {
+    (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+        .filter(|&step| step != (0, 0))
+}
 
 impl Board {
     fn parse(text: &str) -> Board {
@@ -99,7 +95,7 @@ impl Board {
             return Vec::new();
         }
         let mut all = Vec::new();
-        for (dx, dy) in DIRS {
+        for (dx, dy) in directions() {
             let (mut cx, mut cy) = (x as i64 + dx, y as i64 + dy);
             let mut line = Vec::new();
             while self.at(cx, cy) == Some(self.you()) {
