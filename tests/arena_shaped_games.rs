@@ -185,15 +185,16 @@ fn replay(game: &Value) {
 }
 
 every_sandbox! {
-    /// An always-legal agent and an illegal one against our engine at depth 2, four
-    /// games each from a 6x6 and a 10x8 board with blocked cells (two on each, colours
-    /// swapped): the games played out, each replayed legal; the illegal agent
-    /// forfeits each game at its first move with the shaped board in the reports;
-    /// nothing left behind.
+    /// An always-legal agent, one keeping files from move to move, and an illegal one
+    /// against our engine at depth 2, four games each from a 6x6 and a 10x8 board
+    /// with blocked cells (two on each, colours swapped): the games played out, each
+    /// replayed legal, the agent's folder kept within a game and not beyond; the
+    /// illegal agent forfeits each game at its first move with the shaped board in
+    /// the reports; nothing left behind.
     fn a_class_plays_whole_games_on_shaped_boards(mode) {
         let _one = sandboxed::one_at_a_time();
         let world = World::new();
-        let class = class_of(world.path(), "tristate.py", &["first", "illegal"]);
+        let class = class_of(world.path(), "tristate.py", &["first", "illegal", "keeps-state"]);
         let folder = boards(world.path());
         let json = world.path().join("result.json");
         let csv = world.path().join("result.csv");
@@ -218,7 +219,7 @@ every_sandbox! {
         assert!(stdout.contains(&words), "{stdout}");
         assert!(!stdout.contains("reviews: our engine"), "{stdout}");
         let games = report["games"].as_array().unwrap();
-        assert_eq!(games.len(), 8);
+        assert_eq!(games.len(), 12);
         for (k, game) in games.iter().enumerate() {
             // Each pairing's games: two on the 6x6 board, then two on the 10x8.
             let (shape, start) = if k % 4 < 2 {
@@ -232,7 +233,8 @@ every_sandbox! {
         }
         let first = games_of(&report, "first");
         assert_eq!(first.len(), 4);
-        for game in &first {
+        // `keeps-state` finds its folder of the game's earlier moves at every move.
+        for game in first.iter().chain(&games_of(&report, "keeps-state")) {
             assert!(game["forfeit"].is_null(), "{game}");
         }
         // Whole games: the 10x8 board's 70 playable empty cells mostly filled.
