@@ -212,7 +212,7 @@ fn bad_board_files_are_refused_before_any_answer() {
     let (code, _, stderr) = run("tristate", &over);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("the game is over"), "{stderr}");
-    // Games are 8x8: board files are no openings.
+    // Games on board files take references that play any shape: naive is 8x8's.
     for openings in [folder.clone(), folder.join("b-small.txt")] {
         let (code, _, stderr) = arena(&[
             class.to_str().unwrap(),
@@ -224,7 +224,7 @@ fn bad_board_files_are_refused_before_any_answer() {
             openings.to_str().unwrap(),
         ]);
         assert_eq!(code, Some(2), "{stderr}");
-        assert!(stderr.contains("games are played on 8x8"), "{stderr}");
+        assert!(stderr.contains("naive plays on 8x8 only"), "{stderr}");
     }
 }
 

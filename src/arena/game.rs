@@ -5,6 +5,7 @@ use std::io;
 use std::time::Duration;
 
 pub use super::bank::{Chance, RandomMove};
+use super::shaped::ShapedGame;
 use crate::board::Square;
 use crate::format::umea::position_text;
 use crate::rules::{Color, Position};
@@ -56,12 +57,13 @@ pub struct Fault {
     pub detail: String,
 }
 
-/// A player's answer to one position.
+/// A player's answer to one position: a square of the 8x8 board, or (`M` a cell
+/// (x, y)) of a board of any shape ([`super::shaped`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
+pub struct Answer<M = Square> {
     /// The move (`None`: pass), or the fault that forfeits the game. The move is
     /// not checked yet: [`play`] judges it against the position.
-    pub verdict: Result<Option<Square>, Fault>,
+    pub verdict: Result<Option<M>, Fault>,
     /// What it printed as its answer, escaped (`src/printable.rs`).
     pub text: String,
     /// The CPU time the answer took (zero for the in-process references).
@@ -129,6 +131,11 @@ pub struct Game {
     pub bank: Option<Duration>,
     /// The moves the referee chose at random for a player, in order.
     pub random: Vec<RandomMove>,
+    /// A game on a Tri-state board of any shape: its start, moves and last board.
+    /// The 8x8 fields above (`start`, `moves`, `last`, the forfeit's `position`) then
+    /// hold no game (an empty board, no move): the reports that read them (GGF, the
+    /// HTML page, reviews, the journal) are refused for such games.
+    pub shaped: Option<Box<ShapedGame>>,
 }
 
 impl Game {
@@ -143,6 +150,36 @@ impl Game {
             longest: (Duration::ZERO, Duration::ZERO),
             bank: None,
             random: Vec::new(),
+            shaped: None,
+        }
+    }
+
+    /// The answer of `side` at move `number` in `position`: its CPU time charged to
+    /// `side`, then its move as `judge` finds it (`None`: its fault, recorded as the
+    /// game's forfeit).
+    pub(super) fn judged<M>(
+        &mut self,
+        (side, number, position): (Color, usize, Position),
+        answer: Answer<M>,
+        judge: impl FnOnce(Option<M>, &str) -> Result<Option<M>, Fault>,
+    ) -> Option<Option<M>> {
+        let (total, longest) = match side {
+            Color::White => (&mut self.cpu.0, &mut self.longest.0),
+            Color::Black => (&mut self.cpu.1, &mut self.longest.1),
+        };
+        *total += answer.cpu;
+        *longest = (*longest).max(answer.cpu);
+        match answer.verdict.and_then(|said| judge(said, &answer.text)) {
+            Ok(said) => Some(said),
+            Err(fault) => {
+                self.forfeit = Some(Forfeit {
+                    side,
+                    fault,
+                    number,
+                    position,
+                });
+                None
+            }
         }
     }
 
@@ -177,6 +214,10 @@ impl Game {
 
     /// The discs of (white, black) at the end.
     pub fn discs(&self) -> (u32, u32) {
+        if let Some(shaped) = &self.shaped {
+            let (black, white) = shaped.last.grid.counts();
+            return (white as u32, black as u32);
+        }
         (self.last.white.count_ones(), self.last.black.count_ones())
     }
 }
@@ -251,29 +292,13 @@ pub fn play(white: &mut dyn Player, black: &mut dyn Player, start: Position) -> 
         if let Some(why) = mover.chance() {
             game.random.push(RandomMove { number, side, why });
         }
-        let (total, longest) = match side {
-            Color::White => (&mut game.cpu.0, &mut game.longest.0),
-            Color::Black => (&mut game.cpu.1, &mut game.longest.1),
+        let judged = game.judged((side, number, position), answer, |said, text| {
+            judge(position, said, text)
+        });
+        let Some(square) = judged else {
+            return Ok(game);
         };
-        *total += answer.cpu;
-        *longest = (*longest).max(answer.cpu);
-        match answer
-            .verdict
-            .and_then(|said| judge(position, said, &answer.text))
-        {
-            Ok(square) => {
-                game.moves.push(square);
-                game.last = position.after(square);
-            }
-            Err(fault) => {
-                game.forfeit = Some(Forfeit {
-                    side,
-                    fault,
-                    number,
-                    position,
-                });
-                return Ok(game);
-            }
-        }
+        game.moves.push(square);
+        game.last = position.after(square);
     }
 }

@@ -89,22 +89,12 @@ impl Suite {
 
     /// The shapes it holds, in words, each with its count (`3 of 6x6, 1 of 10x8`).
     pub fn shapes(&self) -> String {
-        let mut counts: Vec<(String, usize)> = Vec::new();
-        for i in 0..self.len() {
-            let shape = match self {
-                Suite::Positions(_) => "8x8".to_string(),
-                Suite::Boards(list, _) => shaped::shape(&list[i].problem),
-            };
-            match counts.iter_mut().find(|(s, _)| *s == shape) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((shape, 1)),
+        match self {
+            Suite::Positions(list) => shaped::count_shapes(list.iter().map(|_| "8x8".into())),
+            Suite::Boards(list, _) => {
+                shaped::count_shapes(list.iter().map(|b| shaped::shape(&b.problem)))
             }
         }
-        counts
-            .iter()
-            .map(|(shape, n)| format!("{n} of {shape}"))
-            .collect::<Vec<_>>()
-            .join(", ")
     }
 }
 
@@ -137,10 +127,11 @@ impl Tournament<'_> {
                 }
                 Suite::Boards(boards, tristate) => {
                     let problem = &boards[i % count].problem;
-                    let (said, text) =
-                        tristate.ask_board(built, self.sandbox, self.terms, problem)?;
-                    Ok(said
-                        .and_then(|said| shaped::judge(problem, said, &text))
+                    let answer =
+                        tristate.ask_board(built, self.sandbox, self.terms, None, problem)?;
+                    Ok(answer
+                        .verdict
+                        .and_then(|said| shaped::judge(problem, said, &answer.text))
                         .err())
                 }
             }

@@ -8,10 +8,13 @@ use std::io;
 use std::time::Duration;
 
 use super::game::{Answer, Player};
+use super::shaped::{self, ShapedPlayer};
 use crate::course_search::uf::{choose, Level};
 use crate::engine::fixed::{best_move, within_nodes, Strength};
 use crate::engine::naive::{naive_move, NAIVE_DEPTH};
+use crate::engine::shaped::grid_at_strength;
 use crate::eval::uf::UfExample;
+use crate::format::tristate::Problem;
 use crate::format::umea;
 use crate::rules::{Position, Rules};
 
@@ -90,6 +93,28 @@ impl Reference {
             Reference::Nodes(nodes) => Box::new(AtNodes(nodes)),
             Reference::Uf(level) => Box::new(Uf(level)),
         }
+    }
+
+    /// The reference seated for one game on a board of any shape, if it plays one:
+    /// `engine:depth=N` only ([`grid_at_strength`]: the same search, no clock); the
+    /// others play the 8x8 board of their course (naive, UF) or a node budget of the
+    /// 8x8 engine.
+    pub fn seat_shaped(self) -> Option<Box<dyn ShapedPlayer>> {
+        match self {
+            Reference::Depth(depth) => Some(Box::new(AtDepth(Strength::plies(depth)))),
+            Reference::Naive | Reference::Nodes(_) | Reference::Uf(_) => None,
+        }
+    }
+}
+
+impl ShapedPlayer for AtDepth {
+    fn answer(&mut self, problem: &Problem, _number: usize) -> io::Result<Answer<(usize, usize)>> {
+        let said = grid_at_strength(&problem.grid, problem.colour, self.0);
+        Ok(Answer {
+            verdict: Ok(said),
+            text: shaped::move_text(said),
+            cpu: Duration::ZERO,
+        })
     }
 }
 

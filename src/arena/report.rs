@@ -11,6 +11,7 @@ use super::game::Reason;
 use super::rating::{self, GameResult};
 use super::record::move_text;
 use super::schedule::{Played, Results};
+use super::shaped;
 use crate::format::ggf;
 use crate::format::umea::position_text;
 use crate::grading::platform::csv::field_text;
@@ -231,6 +232,10 @@ struct GameRecord {
     white: String,
     #[serde(serialize_with = "serialize_name")]
     black: String,
+    /// A game on a board of any shape: the shape in words (`10x8 with 4 blocked
+    /// cells`); `start` is then the board file, `moves` cells `(x,y)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: Option<String>,
     start: String,
     moves: Vec<String>,
     winner: &'static str,
@@ -268,11 +273,26 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
     let game = &played.game;
     let name = |i: usize| results.players[i].clone();
     let (white, black) = game.discs();
+    let (shape, start, moves, at) = match &game.shaped {
+        Some(on) => (
+            Some(shaped::shape(&on.start)),
+            shaped::board_file(&on.start),
+            on.moves.iter().map(|&m| shaped::move_text(m)).collect(),
+            Some(shaped::board_file(&on.last)),
+        ),
+        None => (
+            None,
+            position_text(game.start),
+            game.moves.iter().map(|&m| move_text(m)).collect(),
+            None,
+        ),
+    };
     GameRecord {
         white: name(played.white),
         black: name(played.black),
-        start: position_text(game.start),
-        moves: game.moves.iter().map(|&m| move_text(m)).collect(),
+        shape,
+        start,
+        moves,
         winner: match game.winner() {
             Some(Color::White) => "white",
             Some(Color::Black) => "black",
@@ -288,7 +308,7 @@ fn game_record(results: &Results, played: &Played) -> GameRecord {
             reason: f.fault.reason.words(),
             number: f.number,
             answer: f.fault.answer.clone(),
-            position: position_text(f.position),
+            position: at.clone().unwrap_or_else(|| position_text(f.position)),
             detail: f.fault.detail.clone(),
         }),
         cpu: Sides::of(game.cpu),
@@ -466,7 +486,10 @@ pub fn text(header: &Header, results: &Results, standings: &[Standing]) -> Strin
                 f.side,
                 printable(&results.players[other]),
                 printable(&results.players[who]),
-                f.words()
+                match &played.game.shaped {
+                    Some(on) => shaped::forfeit_words(f, &on.last),
+                    None => f.words(),
+                }
             ))
         })
         .collect();

@@ -8,8 +8,10 @@ use std::sync::Mutex;
 
 use super::game::{self, Answer, Fault, Game, Player};
 use super::journal::Ledger;
+use super::protocol::tristate::Tristate;
 use super::protocol::{Agent, Built, Protocol, Terms};
 use super::reference::Reference;
+use super::shaped::{self, Board};
 use crate::grading::shard::Shard;
 use crate::rules::{Color, Position};
 use crate::sandbox::Sandbox;
@@ -79,6 +81,10 @@ pub struct Tournament<'a> {
     pub ledger: Option<&'a Ledger>,
     /// Play only this slice of the pairings (not of a knockout).
     pub shard: Option<Shard>,
+    /// Games on Tri-state boards of any shape instead of the openings: these board
+    /// files, in the order pairings play them, the agents asked through this
+    /// adapter ([`super::shaped::play`]; not journaled).
+    pub boards: Option<(Vec<Board>, Tristate)>,
 }
 
 /// A game played, its players named by their index in [`Results::players`].
@@ -304,6 +310,13 @@ impl Tournament<'_> {
         } else {
             (fixture.second, fixture.first)
         };
+        if let Some((boards, tristate)) = &self.boards {
+            let board = &boards[(fixture.index / 2) % boards.len()];
+            let mut white_seat = self.seat_on_boards(&ready[white], tristate)?;
+            let mut black_seat = self.seat_on_boards(&ready[black], tristate)?;
+            let game = shaped::play(white_seat.as_mut(), black_seat.as_mut(), &board.problem)?;
+            return Ok(Played { white, black, game });
+        }
         let start = self
             .protocol
             .start()

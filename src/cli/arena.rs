@@ -62,8 +62,8 @@ pub struct ArenaArgs {
     #[arg(required = true)]
     class: Option<PathBuf>,
     /// The agents' protocol: umea (`./othello.sh POSITION SECONDS 0` per move),
-    /// tristate (`./othello.sh board.txt` per move; games 8x8, the legality suite
-    /// any shape), line (`./othello.sh
+    /// tristate (`./othello.sh board.txt` per move; games 8x8, or any shape from
+    /// board files, --openings DIR), line (`./othello.sh
     /// Black|White` once per game, moves on standard input and output) or nboard
     /// (`./othello.sh` once per game, an NBoard engine).
     #[arg(long, default_value = "umea", value_parser = clap::builder::PossibleValuesParser::new(protocol::NAMES))]
@@ -109,9 +109,10 @@ pub struct ArenaArgs {
     /// minutes).
     #[arg(long, value_name = "SECONDS", default_value = "300", value_parser = parse_seconds)]
     calibrate_seconds: Duration,
-    /// The starting positions: a file of Umea positions, one a line (default: the
+    /// The starting positions: a file of Umea positions, one a line, or (--protocol
+    /// tristate) a folder of Tri-state board files or one, any shape (default: the
     /// built-in balanced 4-ply openings).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE|DIR")]
     openings: Option<PathBuf>,
     /// --format legality and --policy csu: the legality suite's positions: a file of
     /// Umea positions one a line, or (--protocol tristate) a Tri-state board file, a
@@ -421,6 +422,20 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     if !args.anchor_elo.is_finite() {
         return Err(bad("--anchor-elo", "expected a number".into()));
     }
+    // Games on Tri-state board files of any shape (src/cli/arena_shaped.rs).
+    let boards = super::arena_shaped::boards(
+        args.openings.as_deref(),
+        &args.protocol,
+        &opponents,
+        &[
+            ("--games-dir", args.games_dir.is_some()),
+            ("--html", args.html.is_some()),
+            ("--junit", args.junit.is_some()),
+            ("--gradescope", args.gradescope.is_some()),
+            ("--resume", args.resume),
+            ("--shard", args.shard.is_some()),
+        ],
+    )?;
     let (openings_list, openings_words) = match &args.openings {
         _ if uf => (
             vec![arena::protocol::line::START],
@@ -432,6 +447,10 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 "every game from the standard start ({} agents keep their own board)",
                 protocol.name()
             ),
+        ),
+        Some(_) if boards.is_some() => (
+            Vec::new(),
+            boards.as_ref().map(|b| b.1.clone()).unwrap_or_default(),
         ),
         Some(path) => positions_file(path)?,
         None => (
@@ -488,6 +507,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         seed: args.seed,
         ledger: None,
         shard: args.shard,
+        boards: None,
     };
     let entrants: Vec<(String, Option<&Path>)> = students
         .iter()
@@ -497,16 +517,21 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             Entrant::Reference(_) => (e.name(), None),
         })
         .collect();
-    let ledger = open_ledger(
-        args.resume,
-        class,
-        &format!("{}\0{:?}\0{:?}", args.protocol, format, args.opponent),
-        args.shard,
-        &settings(args)?,
-        &entrants,
-    )?;
+    let ledger = match &boards {
+        // Games on board files are not journaled (--resume is refused).
+        Some(_) => None,
+        None => open_ledger(
+            args.resume,
+            class,
+            &format!("{}\0{:?}\0{:?}", args.protocol, format, args.opponent),
+            args.shard,
+            &settings(args)?,
+            &entrants,
+        )?,
+    };
     let tournament = Tournament {
         ledger: ledger.as_ref(),
+        boards: boards.map(|(list, _)| (list, tristate(args))),
         ..tournament
     };
     // CSU's C: the legality suite, before the games.
@@ -580,7 +605,8 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
     let grades = grading
         .map(|(policy, reference)| grades::grades(policy, &results, reference, sheets.as_deref()));
     let strength = arena::reviews::strength(args.review_depth);
-    let reviews = (args.review_depth > 0).then(|| arena::reviews::reviews(&results, strength));
+    let reviews = (args.review_depth > 0 && tournament.boards.is_none())
+        .then(|| arena::reviews::reviews(&results, strength));
     let extra = Extra {
         grading: grading.zip(grades.as_deref()),
         reviews: reviews.as_deref().map(|r| (strength, r)),
@@ -628,25 +654,11 @@ fn terms_words(
     words
 }
 
-/// The positions of an `--openings` file, and their words for the reports; a
-/// folder or a Tri-state board file refused (games are 8x8).
+/// The positions of an `--openings` file of Umea positions, and their words for the
+/// reports (Tri-state board files are taken before: src/cli/arena_shaped.rs).
 fn positions_file(path: &Path) -> Result<(Vec<crate::rules::Position>, String)> {
-    let shaped = || {
-        bad(
-            &path.display().to_string(),
-            "games are played on 8x8 from Umea positions, one a line; Tri-state board files \
-             (any shape) are taken by the legality suite (--positions), not as openings"
-                .into(),
-        )
-    };
-    if path.is_dir() {
-        return Err(shaped());
-    }
     let text =
         fs::read_to_string(path).map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
-    if arena_suite::is_board_file(&text) {
-        return Err(shaped());
-    }
     let list = openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
     let words = format!(
         "{} positions of {}",
@@ -741,6 +753,7 @@ fn legality(
         seed: args.seed,
         ledger: None,
         shard: None,
+        boards: None,
     };
     let sheets = tournament
         .legality(&students, &suite)

@@ -41,16 +41,10 @@ pub(super) fn suite(
     if let Some(size) = shown.strip_prefix(BUILT_IN) {
         return built_in(size, seed, protocol, tristate);
     }
-    let boards = if path.is_dir() {
-        folder(path)?
-    } else {
-        let text = read(path)?;
-        if !is_board_file(&text) {
-            let list = openings::parse_file(&text).map_err(|e| bad(&shown, e))?;
-            let words = format!("{} positions of {shown}", list.len());
-            return Ok((Suite::Positions(list), words));
-        }
-        vec![board(path, &text)?]
+    let Some(boards) = board_files(path)? else {
+        let list = openings::parse_file(&read(path)?).map_err(|e| bad(&shown, e))?;
+        let words = format!("{} positions of {shown}", list.len());
+        return Ok((Suite::Positions(list), words));
     };
     if protocol != "tristate" {
         return Err(bad(
@@ -71,10 +65,24 @@ pub(super) fn suite(
     Ok((suite, words))
 }
 
+/// The board files of `path`: a folder of them, or one; `None` when `path` is a
+/// file of Umea positions. Each refused (naming the file and the line) when it is not
+/// a board file or the game is over on it.
+pub(super) fn board_files(path: &Path) -> Result<Option<Vec<Board>>> {
+    if path.is_dir() {
+        return folder(path).map(Some);
+    }
+    let text = read(path)?;
+    if !is_board_file(&text) {
+        return Ok(None);
+    }
+    Ok(Some(vec![board(path, &text)?]))
+}
+
 /// Whether `text` is a Tri-state board file rather than Umea positions: its first
 /// line (blank lines and `#` lines passed over) is `B|W width height`, where an Umea
 /// position is one word.
-pub(super) fn is_board_file(text: &str) -> bool {
+fn is_board_file(text: &str) -> bool {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#'))

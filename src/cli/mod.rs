@@ -29,6 +29,7 @@ use crate::printable::terminal_text;
 mod arena;
 mod arena_merge;
 mod arena_resume;
+mod arena_shaped;
 mod arena_suite;
 mod arena_uf;
 mod engine;

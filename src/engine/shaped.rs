@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use super::fixed::{best_move, Strength};
 use super::{offer, Engine, Offer};
 use crate::board::{Board, Square};
 use crate::shaped_board::{Cell, Colour, Grid};
@@ -45,6 +46,30 @@ pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought
             nodes: thought.nodes,
         };
     }
+    search(grid, colour, Some(deadline), grid.empties() as u32)
+}
+
+/// Chooses a move for `colour` on `grid` at a fixed strength, with no clock: the
+/// same move on every machine and at every load (the referee's `engine:depth=N` on a
+/// board of any shape). A plain 8x8 board goes to [`best_move`] as the 8x8 reference
+/// plays it; any other searches `strength.depth` plies, to the end of the game from
+/// `strength.exact_empties` empty cells.
+pub fn grid_at_strength(grid: &Grid, colour: Colour, strength: Strength) -> Option<(usize, usize)> {
+    if let Some(board) = as_bitboard(grid, colour) {
+        let (best, _) = best_move(board, strength);
+        return best.map(|s| (s.col() as usize, s.row() as usize));
+    }
+    let empties = grid.empties() as u32;
+    let depth = if empties <= strength.exact_empties {
+        empties
+    } else {
+        strength.depth
+    };
+    search(grid, colour, None, depth).best
+}
+
+/// Iterative deepening to `max_depth` plies (at least 1), or until `deadline`.
+fn search(grid: &Grid, colour: Colour, deadline: Option<Instant>, max_depth: u32) -> GridThought {
     let mut searcher = GridSearcher {
         weights: cell_weights(grid),
         grid: grid.clone(),
@@ -67,8 +92,7 @@ pub fn think_grid(grid: &Grid, colour: Colour, deadline: Instant) -> GridThought
     }
     order.sort_by_key(|&i| std::cmp::Reverse(searcher.weights[i]));
     thought.best = Some(grid.coords(order[0]));
-    let empties = grid.empties() as u32;
-    for depth in 1..=empties.max(1) {
+    for depth in 1..=max_depth.max(1) {
         let mut alpha = -i32::MAX;
         let mut best: Option<usize> = None;
         searcher.exact = true;
@@ -164,7 +188,8 @@ struct GridSearcher {
     grid: Grid,
     weights: Vec<i32>,
     flipped: Vec<usize>,
-    deadline: Instant,
+    /// None: no clock, the search ends at its depth.
+    deadline: Option<Instant>,
     nodes: u64,
     check_interval: u64,
     stopped: bool,
@@ -184,7 +209,11 @@ impl GridSearcher {
 
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(self.check_interval) && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(self.check_interval)
+            && self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
             self.stopped = true;
         }
         self.stopped
@@ -259,5 +288,33 @@ mod tests {
         assert_eq!(w[grid.index(1, 1)], 1 - 12);
         assert_eq!(w[grid.index(2, 0)], 6);
         assert_eq!(w[grid.index(2, 2)], 1);
+    }
+
+    #[test]
+    fn a_fixed_strength_is_legal_and_the_same_every_time() {
+        let mut grid = Grid::new(6, 5);
+        grid.set(2, 2, Cell::Disc(Colour::White));
+        grid.set(3, 2, Cell::Disc(Colour::Black));
+        grid.set(2, 1, Cell::Disc(Colour::Black));
+        grid.set(3, 1, Cell::Disc(Colour::White));
+        grid.set(0, 0, Cell::Blocked);
+        for depth in 1..=4 {
+            let strength = Strength::plies(depth);
+            let (x, y) = grid_at_strength(&grid, Colour::Black, strength).unwrap();
+            assert!(
+                grid.is_legal(grid.index(x, y), Colour::Black),
+                "depth {depth}"
+            );
+            assert_eq!(
+                grid_at_strength(&grid, Colour::Black, strength),
+                Some((x, y))
+            );
+        }
+        let mut stuck = Grid::new(4, 1);
+        stuck.set(0, 0, Cell::Disc(Colour::Black));
+        assert_eq!(
+            grid_at_strength(&stuck, Colour::White, Strength::plies(2)),
+            None
+        );
     }
 }

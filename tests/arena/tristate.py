@@ -4,7 +4,10 @@ Reads the board file (`B|W width height`, then rows of B, W, -, E; E is never
 playable and breaks a line) and answers `(x,y)`, column then row, 0-based: `first`
 the first legal move (row-major) or `skip`; `skip` always `skip`; `illegal` the
 first empty cell that is not a legal move (else the first blocked cell, else
-`(0,0)`); `spin` computes forever."""
+`(0,0)`); `spin` computes forever; `keeps-state` plays as `first` but fails
+unless the file of its earlier moves of the game, and nothing of another game, is in
+its folder (for games from boards of 4 discs)."""
+import os
 import sys
 
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
@@ -17,6 +20,16 @@ def main():
     width, height = int(width), int(height)
     you = "W" if me == "B" else "B"
     rows = lines[1:]
+    if mode == "keeps-state":
+        # A game's first answer sees 4 or 5 discs (the start's 4, and the opponent's
+        # first move); each later one more than its last.
+        discs = sum(row.count("B") + row.count("W") for row in rows)
+        if os.path.exists("last.txt"):
+            assert discs > int(open("last.txt").read()), "a file of another game"
+        else:
+            assert discs <= 5, "its last move's file lost"
+        open("last.txt", "w").write(str(discs))
+        mode = "first"
     if mode == "skip":
         print("skip")
         return

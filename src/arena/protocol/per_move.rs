@@ -88,33 +88,60 @@ impl Player for Seat<'_> {
     fn answer(&mut self, position: Position, _number: usize) -> io::Result<Answer> {
         let (args, files) = self.protocol.request(position, self.terms);
         let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, b.as_slice())).collect();
-        let seed = self
-            .kept
-            .as_ref()
-            .map_or(self.built.tree.path(), |kept| kept.path());
-        let run = self.sandbox.run_from(
-            &Program {
-                command: &self.built.command,
-                args: &args,
-                files: &files,
-            },
-            Some(seed),
-        )?;
-        if run.ending == Ending::Stopped {
-            return Err(io::ErrorKind::Interrupted.into());
-        }
-        let kept = tempfile::Builder::new()
+        ask(
+            self.built,
+            &self.sandbox,
+            self.terms,
+            Some(&mut self.kept),
+            (&args, &files),
+            &|line| self.protocol.parse(line),
+            &|| self.protocol.expected(),
+        )
+    }
+}
+
+/// Asks a built agent for a move: a run with `args` and `files` in `sandbox` (its
+/// CPU limit set), from what it left at its last move of the game (`kept`, updated
+/// for the next; `None`: from its build, keeping nothing, as the legality suite asks),
+/// its answer read under the terms and `parse`d (`expected`: what an answer looks
+/// like, in words). Its legality is judged by the game. An error is the referee's own.
+pub(super) fn ask<M>(
+    built: &Built,
+    sandbox: &Sandbox,
+    terms: &Terms,
+    kept: Option<&mut Option<tempfile::TempDir>>,
+    (args, files): (&[String], &[(&str, &[u8])]),
+    parse: &dyn Fn(&str) -> Option<Option<M>>,
+    expected: &dyn Fn() -> String,
+) -> io::Result<Answer<M>> {
+    let seed = match &kept {
+        Some(Some(dir)) => dir.path(),
+        _ => built.tree.path(),
+    };
+    let run = sandbox.run_from(
+        &Program {
+            command: &built.command,
+            args,
+            files,
+        },
+        Some(seed),
+    )?;
+    if run.ending == Ending::Stopped {
+        return Err(io::ErrorKind::Interrupted.into());
+    }
+    if let Some(kept) = kept {
+        let dir = tempfile::Builder::new()
             .prefix("reversi-arena-")
             .tempdir()?;
         // A folder past the bound is not kept: the next move starts from the build.
-        self.kept = run.keep_work(kept.path()).is_ok().then_some(kept);
-        Ok(read_answer(
-            &run,
-            self.terms,
-            self.sandbox.limits().wall,
-            self.protocol,
-        ))
+        *kept = run.keep_work(dir.path()).is_ok().then_some(dir);
     }
+    let (verdict, text) = read_reply(&run, terms, sandbox.limits().wall, parse, expected);
+    Ok(Answer {
+        verdict,
+        text,
+        cpu: run.cpu,
+    })
 }
 
 /// Builds `agent` in `sandbox`: its folder copied into a run of its compile step
@@ -211,52 +238,6 @@ fn build_failure(run: &Run, step: &str, terms: &Terms) -> io::Result<Option<Stri
 /// The last lines of standard error, escaped, for a detail.
 pub(super) fn stderr_words(run: &Run) -> String {
     run.stderr.shown(3, "; stderr: ")
-}
-
-/// The answer a run gave, judged by the terms (its legality is judged by the game).
-fn read_answer(run: &Run, terms: &Terms, wall: Duration, protocol: &dyn PerMove) -> Answer {
-    let (verdict, text) = read_reply(run, terms, wall, &|line| protocol.parse(line), &|| {
-        protocol.expected()
-    });
-    Answer {
-        verdict,
-        text,
-        cpu: run.cpu,
-    }
-}
-
-/// Asks a built agent once, outside a game, from its build (the legality suite on
-/// boards of any shape): a run with `args` and `files`, its answer read under the
-/// terms and `parse`d (`expected`: what an answer looks like, in words): what it
-/// names, or its fault, and the answer as printed (escaped). An error is the
-/// referee's own.
-pub(super) fn ask_once<T>(
-    built: &Built,
-    sandbox: &Sandbox,
-    terms: &Terms,
-    (args, files): (&[String], &[(&str, &[u8])]),
-    parse: &dyn Fn(&str) -> Option<T>,
-    expected: &dyn Fn() -> String,
-) -> io::Result<(Result<T, Fault>, String)> {
-    let sandbox = sandbox.with_cpu(terms.limit());
-    let run = sandbox.run_from(
-        &Program {
-            command: &built.command,
-            args,
-            files,
-        },
-        Some(built.tree.path()),
-    )?;
-    if run.ending == Ending::Stopped {
-        return Err(io::ErrorKind::Interrupted.into());
-    }
-    Ok(read_reply(
-        &run,
-        terms,
-        sandbox.limits().wall,
-        parse,
-        expected,
-    ))
 }
 
 /// The answer line of a run judged by the terms and parsed by `parse`: what it names

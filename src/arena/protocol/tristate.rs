@@ -2,15 +2,16 @@
 //! height`, then rows of `B`, `W`, `-`, `E`) in the agent's run folder and its name
 //! as the argument, `./othello.sh board.txt`; one line, a coordinate in the course's
 //! convention (`--coords`, `--base`, `--notation`, as `reversi tristate`) or `skip`.
-//! No compile step. A process per move ([`super::per_move`]); games on 8x8, the
-//! legality suite on boards of any shape ([`Tristate::ask_board`]).
+//! No compile step. A process per move ([`super::per_move`]), on 8x8 or on boards
+//! of any shape ([`Tristate::ask_board`]: the legality suite, and games from board
+//! files, [`Tristate::seat_board`]).
 
 use std::io;
 
-use super::per_move::{ask_once, PerMove};
+use super::per_move::{ask, PerMove};
 use super::{Built, Terms};
-use crate::arena::game::Fault;
-use crate::arena::shaped;
+use crate::arena::game::Answer;
+use crate::arena::shaped::{self, ShapedPlayer};
 use crate::board::Square;
 use crate::format::tristate::{self, Base, Coords, Notation, Problem};
 use crate::rules::{Color, Position};
@@ -56,30 +57,72 @@ pub fn board_file(position: Position) -> String {
 }
 
 impl Tristate {
-    /// Asks a built agent once for a move on a board of any shape (`problem`), from
-    /// its build, under the terms: the cell it names, (x, y) the column and row
-    /// 0-based (`None`: skip), or its fault (the answer's form or time; its legality
-    /// is judged by [`shaped::judge`]), and the answer as printed (escaped). An error
-    /// is the referee's own.
+    /// Asks a built agent for a move on a board of any shape (`problem`) under the
+    /// terms, in `sandbox` with the terms' CPU limit: from what it left at its last
+    /// move of the game (`kept`, updated), or from its build (`None`, as the legality
+    /// suite asks). The cell it names, (x, y) the column and row 0-based (`None`:
+    /// skip), or its fault (the answer's form or time; its legality is judged by
+    /// [`shaped::judge`]). An error is the referee's own.
     pub fn ask_board(
         &self,
         built: &Built,
         sandbox: &Sandbox,
         terms: &Terms,
+        kept: Option<&mut Option<tempfile::TempDir>>,
         problem: &Problem,
-    ) -> io::Result<(Result<Option<Cell>, Fault>, String)> {
+    ) -> io::Result<Answer<Cell>> {
         let file = shaped::board_file(problem).into_bytes();
         let size = (problem.grid.width(), problem.grid.height());
-        ask_once(
+        ask(
             built,
-            sandbox,
+            &sandbox.with_cpu(terms.limit()),
             terms,
+            kept,
             (
                 &["board.txt".to_string()],
                 &[("board.txt", file.as_slice())],
             ),
             &|line| tristate::parse_answer(line, self.coords, self.base, self.notation, size),
             &|| self.expected(),
+        )
+    }
+
+    /// Seats a built agent for one game on boards of any shape, its run folder kept
+    /// from one of its moves to the next as in an 8x8 game.
+    pub fn seat_board<'a>(
+        &'a self,
+        built: &'a Built,
+        sandbox: &'a Sandbox,
+        terms: &'a Terms,
+    ) -> Box<dyn ShapedPlayer + 'a> {
+        Box::new(BoardSeat {
+            tristate: self,
+            built,
+            sandbox,
+            terms,
+            kept: None,
+        })
+    }
+}
+
+/// An agent in one game on a board of any shape.
+struct BoardSeat<'a> {
+    tristate: &'a Tristate,
+    built: &'a Built,
+    sandbox: &'a Sandbox,
+    terms: &'a Terms,
+    /// What it left in its run folder at its last move (none before its first).
+    kept: Option<tempfile::TempDir>,
+}
+
+impl ShapedPlayer for BoardSeat<'_> {
+    fn answer(&mut self, problem: &Problem, _number: usize) -> io::Result<Answer<Cell>> {
+        self.tristate.ask_board(
+            self.built,
+            self.sandbox,
+            self.terms,
+            Some(&mut self.kept),
+            problem,
         )
     }
 }
