@@ -856,4 +856,15 @@ fn a_gauntlet_bundle_is_refused_when_it_cannot_work() {
         assert!(stderr.contains(says), "{flags}: {stderr}");
         assert!(!zip.exists());
     }
+    // A folder of Tri-state board files: games of other shapes are not bundled.
+    let boards = dir.path().join("boards");
+    fs::create_dir(&boards).unwrap();
+    let flags = format!(
+        "--protocol tristate --opponent engine:depth=1 --openings {}",
+        boards.display()
+    );
+    let (code, stderr) = package(&zip, &flags);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("a bundle plays 8x8 openings"), "{stderr}");
+    assert!(!zip.exists());
 }

@@ -93,6 +93,16 @@ pub(in crate::cli) fn package(
         }
     }
     if let Some(path) = &parsed.openings {
+        if path.is_dir() {
+            return Err(bad(
+                "--arena",
+                format!(
+                    "--openings {}: Tri-state board files are played without Gradescope's \
+                     results.json (its forfeits show 8x8 boards): a bundle plays 8x8 openings",
+                    printable(&path.display().to_string())
+                ),
+            ));
+        }
         let text = fs::read_to_string(path)
             .map_err(|e| bad(&path.display().to_string(), e.to_string()))?;
         openings::parse_file(&text).map_err(|e| bad(&path.display().to_string(), e))?;
