@@ -378,6 +378,54 @@ fn a_knockout_has_one_winner() {
 }
 
 #[test]
+fn midgame_starts_are_seeded_balanced_mid_game_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path(), &["first"]);
+    let json = dir.path().join("out.json");
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--opponent",
+        "engine:depth=1",
+        "--start",
+        "midgame",
+        "--seed",
+        "5",
+        "--review-depth",
+        "0",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("16 built-in mid-game positions seeded by --seed"),
+        "{stdout}"
+    );
+    let report = read_json(&json);
+    check_shape(&report);
+    let games = report["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    // One position, played twice with colours swapped; one of the seed's set.
+    assert_eq!(games[0]["start"], games[1]["start"]);
+    assert_eq!(games[0]["white"], games[1]["black"]);
+    let start = parse_position(games[0]["start"].as_str().unwrap()).unwrap();
+    assert!(reversi::arena::openings::midgame(5).contains(&start));
+    let discs = (start.white | start.black).count_ones();
+    assert!((20..=36).contains(&discs), "{discs}");
+    // With a file of openings, refused.
+    let openings = openings(dir.path(), 1, 8);
+    let (code, _, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--opponent",
+        "engine:depth=1",
+        "--start",
+        "midgame",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+}
+
+#[test]
 fn tristate_agents_answer_a_board_file() {
     let dir = tempfile::tempdir().unwrap();
     let class = class_of(dir.path(), "tristate.py", &["first", "skip"]);

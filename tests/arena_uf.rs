@@ -243,6 +243,10 @@ fn the_pairings_options_are_refused_elsewhere() {
             "--shard: --format uf plays",
         ),
         (
+            vec!["--format", "uf", "--start", "midgame"],
+            "--start: --format uf plays",
+        ),
+        (
             vec!["--format", "uf", "--protocol", "cs561-task4"],
             "--protocol: --format uf plays",
         ),

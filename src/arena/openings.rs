@@ -1,7 +1,9 @@
 //! The positions games start from: by default a built-in set of balanced short
 //! openings, computed (not listed): every position 4 plies from the course's start,
 //! one of each class of the board's 8 symmetries, that our engine scores within
-//! [`BALANCED_DISCS`] of even at depth [`SCORING_DEPTH`]; or the positions of a file.
+//! [`BALANCED_DISCS`] of even at depth [`SCORING_DEPTH`]; or a seeded set of balanced
+//! mid-game positions ([`midgame`], CSU's "beginning in the middle of games"); or the
+//! positions of a file.
 //! A seed orders them; every pairing plays them in that order, each twice with colours
 //! swapped.
 
@@ -59,6 +61,60 @@ pub fn balanced() -> &'static [Position] {
         kept.sort_by_key(|p| crate::format::umea::position_text(*p));
         kept
     })
+}
+
+/// How many positions [`midgame`] gives.
+pub const MIDGAME_COUNT: usize = 16;
+
+/// The discs on the board of a [`midgame`] position, fewest and most.
+pub const MIDGAME_DISCS: (u32, u32) = (20, 36);
+
+/// The largest score, in discs either way, of a [`midgame`] position.
+pub const MIDGAME_BALANCE: f64 = 4.0;
+
+/// Random games (SplitMix64 from `seed`) tried at most for [`midgame`].
+const MIDGAME_TRIES: usize = 20_000;
+
+/// Balanced mid-game positions, seeded: positions of random games from the course's
+/// start, each stopped at a number of discs drawn in [`MIDGAME_DISCS`] with the side to
+/// move holding a move, one of each class of the board's symmetries, kept when our
+/// engine scores it within [`MIDGAME_BALANCE`] of even at depth [`SCORING_DEPTH`];
+/// [`MIDGAME_COUNT`] of them (fewer only if that many random games find too few).
+/// The same seed gives the same positions on every machine.
+pub fn midgame(seed: u64) -> Vec<Position> {
+    let mut random = SplitMix64::new(seed);
+    let mut engine = Engine::for_time(std::time::Duration::from_millis(100));
+    let mut seen = BTreeSet::new();
+    let mut kept = Vec::new();
+    for _ in 0..MIDGAME_TRIES {
+        if kept.len() == MIDGAME_COUNT {
+            break;
+        }
+        let stop = random.range(MIDGAME_DISCS.0, MIDGAME_DISCS.1);
+        let mut position = START;
+        loop {
+            let board = position.board();
+            let moves = board.moves();
+            if moves == 0 && board.pass().moves() == 0 {
+                break;
+            }
+            if (position.white | position.black).count_ones() >= stop && moves != 0 {
+                if seen.insert(canonical(position)) {
+                    let thought = engine.search_to_depth(board, SCORING_DEPTH);
+                    if in_discs(thought.value).abs() <= MIDGAME_BALANCE {
+                        kept.push(position);
+                    }
+                }
+                break;
+            }
+            position = if moves == 0 {
+                position.after(None)
+            } else {
+                position.play(random.square_of(moves))
+            };
+        }
+    }
+    kept
 }
 
 /// `openings` in the order `seed` gives (a Fisher-Yates shuffle by SplitMix64).
@@ -147,5 +203,26 @@ mod tests {
         }
         assert_eq!(shuffled(set, 7), shuffled(set, 7));
         assert_ne!(shuffled(set, 7), shuffled(set, 8));
+    }
+
+    #[test]
+    fn the_midgame_positions_are_distinct_balanced_and_seeded() {
+        let set = midgame(1);
+        assert_eq!(set.len(), MIDGAME_COUNT);
+        let classes: BTreeSet<_> = set.iter().map(|p| canonical(*p)).collect();
+        assert_eq!(classes.len(), set.len());
+        let mut engine = Engine::for_time(std::time::Duration::from_millis(100));
+        for p in &set {
+            let discs = (p.white | p.black).count_ones();
+            assert!(
+                (MIDGAME_DISCS.0..=MIDGAME_DISCS.1).contains(&discs),
+                "{discs}"
+            );
+            assert_ne!(p.board().moves(), 0);
+            let value = in_discs(engine.search_to_depth(p.board(), SCORING_DEPTH).value);
+            assert!(value.abs() <= MIDGAME_BALANCE + 2.0, "{value}");
+        }
+        assert_eq!(midgame(1), set);
+        assert_ne!(midgame(2), set);
     }
 }

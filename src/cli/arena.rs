@@ -114,6 +114,11 @@ pub struct ArenaArgs {
     /// built-in balanced 4-ply openings).
     #[arg(long, value_name = "FILE|DIR")]
     openings: Option<PathBuf>,
+    /// The built-in starting positions when no --openings is given: `balanced` (the
+    /// balanced 4-ply openings) or `midgame` (balanced mid-game positions seeded by
+    /// --seed: CSU's "beginning in the middle of games").
+    #[arg(long, value_enum, default_value_t = StartArg::Balanced, conflicts_with = "openings")]
+    start: StartArg,
     /// --format legality and --policy csu: the legality suite's positions: a file of
     /// Umea positions one a line, or (--protocol tristate) a Tri-state board file, a
     /// folder of them, any shape, or `builtin:WIDTHxHEIGHT` (a built-in seeded set of
@@ -183,6 +188,15 @@ pub struct ArenaArgs {
     #[command(flatten)]
     #[command(next_help_heading = "Tri-state coordinates (--protocol tristate)")]
     conventions: ConventionArgs,
+}
+
+/// The built-in starts of `--start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StartArg {
+    /// The balanced 4-ply openings.
+    Balanced,
+    /// Balanced mid-game positions seeded by --seed.
+    Midgame,
 }
 
 /// The policies of `--policy`.
@@ -387,6 +401,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             [
                 given("--opponent", !args.opponent.is_empty()),
                 given("--openings", args.openings.is_some()),
+                given("--start", args.start != StartArg::Balanced),
                 given("--shard", args.shard.is_some()),
                 given("--resume", args.resume),
             ],
@@ -453,6 +468,19 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
             boards.as_ref().map(|b| b.1.clone()).unwrap_or_default(),
         ),
         Some(path) => positions_file(path)?,
+        None if args.start == StartArg::Midgame => {
+            let list = openings::midgame(args.seed);
+            let words = format!(
+                "{} built-in mid-game positions seeded by --seed ({} to {} discs, within {} \
+                 discs of even at depth {} by our engine)",
+                list.len(),
+                openings::MIDGAME_DISCS.0,
+                openings::MIDGAME_DISCS.1,
+                openings::MIDGAME_BALANCE,
+                openings::SCORING_DEPTH
+            );
+            (list, words)
+        }
         None => (
             openings::balanced().to_vec(),
             format!(
@@ -796,7 +824,10 @@ fn settings(args: &ArenaArgs) -> Result<Settings> {
                 fnv1a_on(FNV1A_START, &bytes)
             )
         }
-        None => "built-in".into(),
+        None => match args.start {
+            StartArg::Balanced => "built-in".into(),
+            StartArg::Midgame => "built-in mid-game".into(),
+        },
     };
     let mut settings = Settings::new();
     for (name, value) in [
