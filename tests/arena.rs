@@ -378,6 +378,50 @@ fn a_knockout_has_one_winner() {
 }
 
 #[test]
+fn csu_plays_its_games_with_the_builds_its_suite_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    // Its compile step writes a random token; every answer prints it (unreadable).
+    let class = class(dir.path(), &["build-token"]);
+    let positions = openings(dir.path(), 2, 30);
+    let json = dir.path().join("out.json");
+    let (code, stdout, stderr) = arena(&[
+        class.to_str().unwrap(),
+        "--opponent",
+        "engine:depth=1",
+        "--policy",
+        "csu",
+        "--positions",
+        positions.to_str().unwrap(),
+        "--review-depth",
+        "0",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report = read_json(&json);
+    let mut tokens: Vec<String> = report["legality"][0]["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["answer"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(tokens.len(), 2, "{stdout}");
+    for (reason, answer) in forfeits_of(&report, "build-token")
+        .into_iter()
+        .map(|(reason, _, answer)| (reason, answer))
+    {
+        assert_eq!(reason, "unreadable answer");
+        tokens.push(answer);
+    }
+    assert_eq!(tokens.len(), 4, "{stdout}");
+    assert!(tokens[0].starts_with("token-"), "{tokens:?}");
+    assert!(
+        tokens.iter().all(|t| *t == tokens[0]),
+        "one build for the suite and the games: {tokens:?}"
+    );
+}
+
+#[test]
 fn midgame_starts_are_seeded_balanced_mid_game_positions() {
     let dir = tempfile::tempdir().unwrap();
     let class = class(dir.path(), &["first"]);

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::game::{judge, Fault};
 use super::protocol::tristate::Tristate;
-use super::schedule::{Entrant, Ready, Tournament};
+use super::schedule::{Builds, Entrant, Ready, Tournament};
 use super::shaped::{self, Board};
 use crate::format::umea::{position_text, START};
 use crate::printable::printable;
@@ -101,8 +101,12 @@ impl Suite {
 impl Tournament<'_> {
     /// Builds every student, then asks each for a move in each of the suite's
     /// positions (one move request each, move number 1), `jobs` at a time; the
-    /// sheets in the students' order.
-    pub fn legality(&self, students: &[Entrant], suite: &Suite) -> io::Result<Vec<Sheet>> {
+    /// sheets in the students' order, and the builds (for the games that follow).
+    pub fn legality(
+        &self,
+        students: &[Entrant],
+        suite: &Suite,
+    ) -> io::Result<(Vec<Sheet>, Builds)> {
         let entrants: Vec<&Entrant> = students.iter().collect();
         let ready = self.build_all(&entrants, &vec![true; entrants.len()])?;
         let count = suite.len();
@@ -137,13 +141,14 @@ impl Tournament<'_> {
             }
         })?;
         let mut faults = faults.into_iter();
-        Ok(entrants
+        let sheets = entrants
             .iter()
             .map(|e| Sheet {
                 name: e.name(),
                 faults: faults.by_ref().take(count).collect(),
             })
-            .collect())
+            .collect();
+        Ok((sheets, Builds(ready)))
     }
 }
 

@@ -61,6 +61,10 @@ pub(super) enum Ready {
     Elsewhere,
 }
 
+/// The students built once (for a legality suite), to play their games with the
+/// same builds.
+pub struct Builds(pub(super) Vec<Ready>);
+
 /// A tournament's settings.
 pub struct Tournament<'a> {
     /// The agents' protocol.
@@ -146,12 +150,14 @@ struct Fixture {
 }
 
 impl Tournament<'_> {
-    /// Builds every player, then plays `format` between `students` and `opponents`.
+    /// Builds every player (the students unless `builds` holds them already), then
+    /// plays `format` between `students` and `opponents`.
     pub fn run(
         &self,
         format: Format,
         students: &[Entrant],
         opponents: &[Entrant],
+        builds: Option<Builds>,
     ) -> io::Result<Results> {
         let entrants: Vec<&Entrant> = students.iter().chain(opponents).collect();
         let all = entrants.len();
@@ -173,7 +179,14 @@ impl Tournament<'_> {
                 playing[b] = true;
             }
         }
-        let ready = self.build_all(&entrants, &playing)?;
+        let ready = match builds {
+            Some(Builds(mut ready)) if ready.len() == students.len() => {
+                let others: Vec<&Entrant> = opponents.iter().collect();
+                ready.extend(self.build_all(&others, &playing[students.len()..])?);
+                ready
+            }
+            _ => self.build_all(&entrants, &playing)?,
+        };
         let build_failures = failures(&ready);
         let mut results = Results {
             players: entrants.iter().map(|e| e.name()).collect(),

@@ -562,8 +562,8 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         boards: boards.map(|(list, _)| (list, tristate(args))),
         ..tournament
     };
-    // CSU's C: the legality suite, before the games.
-    let sheets = match &suite {
+    // CSU's C: the legality suite, before the games (played with the same builds).
+    let (sheets, builds) = match &suite {
         Some((suite, _)) => match tournament.legality(&students, suite) {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
                 return Err(Stopped {
@@ -571,14 +571,18 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
                 }
                 .into())
             }
-            sheets => Some(sheets.context("the referee could not run the legality suite")?),
+            done => {
+                let (sheets, builds) =
+                    done.context("the referee could not run the legality suite")?;
+                (Some(sheets), Some(builds))
+            }
         },
-        None => None,
+        None => (None, None),
     };
     let played = if uf {
         arena::uf::play(&tournament, &students)
     } else {
-        tournament.run(format, &students, &opponents)
+        tournament.run(format, &students, &opponents, builds)
     };
     let results = match played {
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
@@ -783,7 +787,7 @@ fn legality(
         shard: None,
         boards: None,
     };
-    let sheets = tournament
+    let (sheets, _) = tournament
         .legality(&students, &suite)
         .context("the referee could not run the suite")?;
     let mut head = format!(

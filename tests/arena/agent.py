@@ -67,6 +67,8 @@ def main():
             sys.exit(1)
         if mode == "keeps-state":
             open("built.txt", "w").write("built")
+        if mode == "build-token":
+            open("token.txt", "w").write(os.urandom(8).hex())
         return
     legal = moves(position)
     if mode == "keeps-state":
@@ -94,6 +96,9 @@ def main():
         print("(%d,%d)" % taken[0])
     elif mode == "pwned":
         print("pwned")
+    elif mode == "build-token":
+        # (unreadable: the answer shows which build it came from)
+        print("token-" + open("token.txt").read())
     elif mode == "pass":
         print("pass")
     elif mode == "garbage":
