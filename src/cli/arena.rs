@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::arena_resume::{open_ledger, Stopped};
 use super::arena_suite;
-use super::grader::{parse_seconds, print_out, write_whole};
+use super::grader::parse_seconds;
 use super::sandbox::SandboxArgs;
 use super::tristate::ConventionArgs;
 use super::UsageError;
@@ -23,13 +23,14 @@ use crate::arena::protocol::{self, Agent, Speaks, Terms};
 use crate::arena::reference::Reference;
 use crate::arena::schedule::{Entrant, Format, Tournament};
 use crate::arena::shard::ShardOf;
-use crate::arena::{self, legality, openings, report};
+use crate::arena::{self, openings, report};
 use crate::eval::pattern::{fnv1a_on, FNV1A_START};
 use crate::grading::grade::journal::Settings;
 use crate::grading::shard::Shard;
 use crate::printable::printable;
 use crate::sandbox;
 
+mod format_legality;
 mod package;
 mod reports;
 
@@ -390,7 +391,7 @@ pub(super) fn run(args: &ArenaArgs) -> Result<()> {
         FormatArg::Gauntlet => Format::Gauntlet,
         FormatArg::RoundRobin => Format::RoundRobin,
         FormatArg::Knockout => Format::Knockout,
-        FormatArg::Legality => return legality(args, class, protocol, &terms),
+        FormatArg::Legality => return format_legality::run(args, class, protocol, &terms),
         // Its own schedule (`arena::uf::play`); a gauntlet against the example AI.
         FormatArg::Uf => Format::Gauntlet,
     };
@@ -742,77 +743,6 @@ fn jobs(args: &ArenaArgs) -> usize {
         Some(jobs) => usize::from(jobs),
         None => std::thread::available_parallelism().map_or(1, usize::from),
     }
-}
-
-/// Runs `--format legality`: every student asked once in each of the suite's
-/// positions; the text report on standard output, the JSON report's `legality`
-/// section (no players, no games).
-fn legality(
-    args: &ArenaArgs,
-    class: &Path,
-    protocol: &dyn protocol::Protocol,
-    terms: &Terms,
-) -> Result<()> {
-    if !matches!(args.protocol.as_str(), "umea" | "tristate") {
-        return Err(bad(
-            "--format",
-            "a legality suite asks one move per position: umea or tristate only".into(),
-        ));
-    }
-    if args.shard.is_some() || args.resume {
-        return Err(bad(
-            "--format",
-            "a legality suite is neither sharded nor resumed".into(),
-        ));
-    }
-    let students = students(class, protocol.entry())?;
-    let (suite, words) = arena_suite::suite(
-        args.positions.as_deref(),
-        args.seed,
-        &args.protocol,
-        tristate(args),
-    )?;
-    let sandbox = args.sandbox.sandbox(Duration::from_secs(1))?;
-    let jobs = jobs(args);
-    sandbox::stop_on_signals();
-    let tournament = Tournament {
-        protocol,
-        sandbox: &sandbox,
-        terms,
-        openings: Vec::new(),
-        games: 0,
-        jobs,
-        seed: args.seed,
-        ledger: None,
-        shard: None,
-        boards: None,
-    };
-    let (sheets, _) = tournament
-        .legality(&students, &suite)
-        .context("the referee could not run the suite")?;
-    let mut head = format!(
-        "legality suite ({}): {words}; {}\nsandbox: {}\n",
-        protocol.name(),
-        legality::judged(protocol.name()),
-        sandbox.isolation().words()
-    );
-    for line in protocol.words(terms) {
-        head += &format!("{line}\n");
-    }
-    if let Some(path) = &args.json {
-        let report = serde_json::json!({
-            "format": "legality",
-            "protocol": protocol.name(),
-            "positions": words,
-            "sandbox": sandbox.isolation().words(),
-            "terms": protocol.words(terms),
-            "players": [],
-            "games": [],
-            "legality": legality::json(&sheets, &suite),
-        });
-        write_whole(path, format!("{report:#}\n").as_bytes())?;
-    }
-    print_out(&(head + &legality::text(&sheets, &suite)))
 }
 
 /// What decides this tournament's results, for its journal: every option that
