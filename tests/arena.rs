@@ -12,26 +12,11 @@ mod arena_class;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-use arena_class::{class, class_of, openings, without_times};
+use arena_class::{arena, class, class_of, openings, read_json, without_times};
 use reversi::format::umea::{parse_position, position_text};
-use sandboxed::{Mode, Traces, World, BIN};
+use sandboxed::{Mode, Traces, World};
 use serde_json::Value;
-
-/// Runs `reversi arena` with `args`; its exit code, stdout and stderr.
-fn arena(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(BIN).arg("arena").args(args).output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
-}
 
 /// The forfeits of `player`'s games: (reason, move, answer).
 fn forfeits_of(report: &Value, player: &str) -> Vec<(String, u64, String)> {

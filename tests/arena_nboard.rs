@@ -8,6 +8,7 @@
 mod sandboxed;
 #[path = "common/arena_class.rs"]
 mod arena_class;
+use arena_class::read_json;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -46,7 +47,7 @@ every_sandbox! {
         args.extend(mode.flags());
         let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
         assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = read_json(&json);
         assert!(grading.stdout.contains("only `set depth 2`"), "{}", grading.stdout);
         assert_eq!(forfeits_of(&report, "ours"), vec![], "{}", grading.stdout);
         let games: Vec<&Value> = report["games"]
@@ -109,7 +110,7 @@ fn other_lines_are_unreadable_unless_lax() {
         }
         let output = command.output().unwrap();
         assert_eq!(output.status.code(), Some(0), "{output:?}");
-        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = read_json(&json);
         assert_eq!(
             forfeits_of(&report, "chatty"),
             vec![(reason.to_string(), answer.to_string())],

@@ -14,7 +14,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use arena_class::games_of;
+use arena_class::{games_of, read_json};
 use reversi::board::Square;
 use reversi::format::ggf::parse_move_name;
 use reversi::format::umea::parse_position;
@@ -83,7 +83,7 @@ every_sandbox! {
         args.extend(mode.flags());
         let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
         assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = read_json(&json);
         assert!(
             grading.stdout.contains("nboard: opponents (NBoard engines, 30 times --seconds a move): time: a bank of 30 s"),
             "{}",
@@ -142,7 +142,7 @@ fn a_node_budget_plays_and_bad_specs_are_refused() {
     };
     let output = arena("engine:nodes=20000");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     let games = games_of(&report, "engine:nodes=20000");
     assert_eq!(games.len(), 2);
     for game in games {

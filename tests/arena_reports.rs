@@ -19,7 +19,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use arena_class::{late_positions, openings_in, without_times};
+use arena_class::{arena, late_positions, openings_in, read_json, without_times};
 use reversi::board::{Board, Square, Squares};
 use reversi::format::umea::parse_position;
 use sandboxed::BIN;
@@ -58,20 +58,6 @@ fn class(dir: &Path, agents: &[(&str, &str)]) -> PathBuf {
 fn openings(dir: &Path, count: usize, empties: u32, seed: u64) -> PathBuf {
     let name = format!("openings-{empties}-{seed}.txt");
     openings_in(dir, &name, &late_positions(seed, count, empties))
-}
-
-/// Runs `reversi arena` with `args`: exit code, stdout, stderr.
-fn arena(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(BIN).arg("arena").args(args).output().unwrap();
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The final disc margin for the side to move under perfect play (few empty cells).

@@ -14,7 +14,7 @@ mod arena_class;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use arena_class::{arena, class_of, forfeits, games_of};
+use arena_class::{arena, class_of, forfeits, games_of, read_json};
 use sandboxed::{Mode, Traces, World};
 use serde_json::Value;
 
@@ -209,7 +209,7 @@ every_sandbox! {
         let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
         assert_eq!(grading.code, Some(0), "{}", grading.stderr);
         let stdout = &grading.stdout;
-        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = read_json(&json);
         let words = format!(
             "openings: 2 board files of {} (1 of 6x6, 1 of 10x8 with 6 blocked cells), each \
              game from its file's board and side to move, the files in name order; moves are \

@@ -10,8 +10,7 @@ mod arena_class;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use arena_class::{arena, class_of, openings, sheet_of};
-use serde_json::Value;
+use arena_class::{arena, class_of, openings, read_json, sheet_of};
 
 /// A 10x8 board, black to move, four discs in the middle.
 const WIDE: &str = "B 10 8\n----------\n----------\n----------\n----WB----\n----BW----\n----------\n----------\n----------\n";
@@ -97,7 +96,7 @@ fn the_suite_judges_board_files_of_any_shape() {
         ),
         "{stdout}"
     );
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     assert_eq!(report["format"], "legality");
 
     // Always legal, and `skip` on the board where the blocked cell leaves no move.
@@ -174,7 +173,7 @@ fn blocked_cells_are_not_moves_and_skip_is_judged_by_them() {
         &["--seconds", "1", "--json", json.to_str().unwrap()],
     );
     assert_eq!(code, Some(0), "{stderr}");
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     let (legal, total, failures) = sheet_of(&report, KEYS, "illegal");
     assert_eq!((legal, total), (0, 1), "{stdout}");
     assert_eq!(failures[0][4], "(3,0)");
@@ -257,7 +256,7 @@ fn csu_takes_its_c_from_the_suite_then_plays_the_games() {
         junit.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{stderr}");
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     // The games were played, and the suite's sheets are in the report.
     assert_eq!(report["games"].as_array().unwrap().len(), 12, "{stdout}");
     assert!(report["legality_positions"]
@@ -352,7 +351,7 @@ fn a_built_in_suite_of_a_shape_needs_no_board_files() {
         ),
         "{stdout}"
     );
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     assert_eq!(
         sheet_of(&report, KEYS, "first"),
         (12, 12, vec![]),

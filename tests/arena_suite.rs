@@ -8,7 +8,7 @@ mod arena_class;
 
 use std::fs;
 
-use arena_class::{arena, class, openings, sheet_of};
+use arena_class::{arena, class, openings, read_json, sheet_of};
 use reversi::arena::legality::built_in;
 use reversi::course_search::uf::{choose, Level};
 use reversi::eval::uf::UfExample;
@@ -35,7 +35,7 @@ fn uf_beginner_plays_the_example_ais_moves() {
     ]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("uf:beginner"), "{stdout}");
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     let games = report["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
     let mut checked = 0;
@@ -112,7 +112,7 @@ fn a_legality_suite_judges_every_answer() {
         json.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(0), "{stderr}");
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     assert_eq!(report["players"], serde_json::json!([]));
     assert_eq!(report["games"], serde_json::json!([]));
 

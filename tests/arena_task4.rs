@@ -16,7 +16,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use arena_class::{empties, games_of, late_positions, openings_in, positions};
+use arena_class::{empties, games_of, late_positions, openings_in, positions, read_json};
 use reversi::format::umea::parse_position;
 use sandboxed::{Mode, Traces, World, BIN};
 use serde_json::Value;
@@ -91,7 +91,7 @@ fn arena(
         .unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    let report = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     check_games(&report, bank.parse().unwrap());
     (String::from_utf8(output.stdout).unwrap(), report)
 }
@@ -409,7 +409,7 @@ every_sandbox! {
         args.extend(mode.flags());
         let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
         assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = read_json(&json);
         check_games(&report, 2.0);
         for player in ["spy", "victim", "keeps-state"] {
             assert_eq!(forfeits_of(&report, player), vec![], "{player}: {}", grading.stdout);

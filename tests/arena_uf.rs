@@ -10,6 +10,7 @@
 mod sandboxed;
 #[path = "common/arena_class.rs"]
 mod arena_class;
+use arena_class::read_json;
 #[path = "common/validators.rs"]
 mod validators;
 
@@ -111,7 +112,7 @@ every_sandbox! {
         args.extend(mode.flags());
         let grading = sandboxed::grader(&world, &args, sandboxed::Launch::default());
         assert_eq!(grading.code, Some(0), "{}", grading.stderr);
-        let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = read_json(&json);
         assert_eq!(report["format"], "uf");
         let listed = listed_moves();
         let games = games_of(&report, "example");
@@ -203,14 +204,14 @@ fn one_umea_agent_on_gradescope_passes_five() {
     assert!(stdout.contains("levels: umea passes no level"), "{stdout}");
     validators::validate_gradescope(&results);
     validators::validate_junit(&junit);
-    let report: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = read_json(&json);
     let grade = grade_of(&report, "example");
     assert_eq!(grade["mark"], "5/6", "{grade}");
     assert!(grade["why"]
         .as_str()
         .unwrap()
         .contains("Intermediate-Beginner 50-14 (needs 56): fail"));
-    let gradescope: Value = serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    let gradescope = read_json(&results);
     assert_eq!(gradescope["score"], 5.0);
     assert_eq!(
         gradescope["tests"][0]["name"], "grade (uf): 5/6",
@@ -327,7 +328,7 @@ fn the_gradescope_bundle_plays_the_pairings() {
     assert!(status.status.success(), "{status:?}");
     let results = root.join("results/results.json");
     validators::validate_gradescope(&results);
-    let json: Value = serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    let json = read_json(&results);
     assert_eq!(json["tests"][0]["name"], "grade (uf): 0/6", "{json}");
     assert_eq!(json["score"], 0.0);
     let output = json["tests"][0]["output"].as_str().unwrap();

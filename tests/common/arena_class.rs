@@ -28,6 +28,11 @@ pub fn arena(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A JSON report read.
+pub fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// A class under `dir`: one folder per mode, each holding `agent.py` and an
 /// `othello.sh` that runs it in that mode.
 pub fn class(dir: &Path, modes: &[&str]) -> PathBuf {
